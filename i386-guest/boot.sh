@@ -1,0 +1,31 @@
+#!/bin/bash
+# boot.sh BZIMAGE INITRAMFS LOG [KERNEL PARAMETERS...]
+#
+# Boots the guest once under QEMU's software emulation (i386, no KVM) with the
+# console on the serial port, written to LOG.  The guest's init reboots when
+# it is done and -no-reboot turns that into QEMU exiting.  A guest that hangs
+# is killed after $GUEST_TIMEOUT seconds; the log is kept either way, and the
+# exit status is 124 after a timeout.
+#
+# With GUEST_INTERACTIVE=1 the serial console is this terminal instead
+# (make shell).
+set -uo pipefail
+
+kernel=${1:?usage: boot.sh BZIMAGE INITRAMFS LOG [PARAMS...]}
+initrd=${2:?}
+log=${3:?}
+shift 3
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-600}
+QEMU=${QEMU:-qemu-system-i386}
+
+args=(-M pc -cpu max -m 512M -smp 1 -no-reboot -nodefaults
+      -kernel "$kernel" -initrd "$initrd"
+      -append "console=ttyS0 panic=-1 oops=panic $*")
+
+if [ "${GUEST_INTERACTIVE:-0}" = 1 ]; then
+	exec "$QEMU" "${args[@]}" -nographic -serial mon:stdio
+fi
+
+mkdir -p "$(dirname "$log")"
+timeout --kill-after=10 "$GUEST_TIMEOUT" \
+	"$QEMU" "${args[@]}" -display none -monitor none -serial "file:$log" </dev/null

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's /init: runs the scenarios of this boot and reports TAP on the
+ * console, then reboots (QEMU runs with -no-reboot, so it exits).
+ *
+ * Kernel command line:
+ *   guest.boot=TAG   run the scenarios with boot=TAG (default "default")
+ *   guest.shell      no scenarios: an interactive busybox shell on ttyS0
+ *
+ * Which kernel this is (stock or patched) comes from `uname -r`, whose
+ * suffix kernel/build.sh sets; scenarios with kernel=stock|patched run only
+ * there.  Each scenario runs in a child: RLIMIT_STACK, personality, groups,
+ * gid and uid are set in that order (the rlimit first, while root may still
+ * raise the hard limit), then the program is exec'd with the scenario's
+ * argv/envp padding.  An exec failure comes back through a close-on-exec
+ * pipe as its errno.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/personality.h>
+#include <sys/reboot.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include "scenario.h"
+
+#define SCENARIO_DIR "/etc/scenarios"
+#define PAD_CHUNK 32768		/* bytes per padding string, NUL included */
+#define OUTPUT_MAX 4096
+#define SCENARIO_TIMEOUT 120	/* seconds; the host has its own timeout */
+
+static char cmdline[1024];
+static char kernel_variant[32];
+static int test_number, passed, failed;
+
+static void read_cmdline(void)
+{
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, cmdline, sizeof(cmdline) - 1);
+
+	if (n > 0)
+		cmdline[n] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The value of key=value on the kernel command line, or NULL. */
+static const char *cmdline_value(const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		bool start = p == cmdline || p[-1] == ' ';
+
+		if (start && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, " \n");
+
+			snprintf(buf, len, "%.*s", (int)n, p + klen + 1);
+			return buf;
+		}
+		if (start && (p[klen] == ' ' || p[klen] == '\n' || !p[klen])) {
+			snprintf(buf, len, "1");
+			return buf;
+		}
+		p += klen;
+	}
+	return NULL;
+}
+
+static void detect_kernel(void)
+{
+	struct utsname u;
+	const char *dash;
+
+	strcpy(kernel_variant, "unknown");
+	if (uname(&u) == 0 && (dash = strrchr(u.release, '-')))
+		snprintf(kernel_variant, sizeof(kernel_variant), "%s", dash + 1);
+	printf("# guest: kernel %s %s (%s), variant %s\n", u.sysname, u.release,
+	       u.machine, kernel_variant);
+}
+
+/* security.capability, revision 2: permitted and effective, no inheritable. */
+static void apply_fcap(const struct scn_fcap *f)
+{
+	struct vfs_cap_data data;
+
+	memset(&data, 0, sizeof(data));
+	data.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE;
+	data.data[0].permitted = (__u32)f->caps;
+	data.data[1].permitted = (__u32)(f->caps >> 32);
+	if (setxattr(f->path, "security.capability", &data, XATTR_CAPS_SZ_2, 0))
+		printf("# guest: setting capabilities on %s failed: %s\n", f->path, strerror(errno));
+	else
+		printf("# guest: %s has capabilities %#llx (permitted, effective)\n",
+		       f->path, f->caps);
+}
+
+/* argv or envp: the scenario's strings, then padding strings of 'x'. */
+static char **padded_vector(char *const *base, int n, unsigned long long pad, const char *chunk)
+{
+	unsigned long long strings = (pad + PAD_CHUNK - 1) / PAD_CHUNK;
+	char **vec = calloc((size_t)(n + strings + 1), sizeof(char *));
+	unsigned long long i;
+
+	if (!vec)
+		return NULL;
+	for (int k = 0; k < n; k++)
+		vec[k] = base[k];
+	for (i = 0; i < strings; i++) {
+		unsigned long long left = pad - i * PAD_CHUNK;
+		unsigned long long len = left < PAD_CHUNK ? left : PAD_CHUNK;
+
+		vec[n + i] = (char *)chunk + PAD_CHUNK - len;
+	}
+	return vec;
+}
+
+static void set_limit(const struct scn_limit *l)
+{
+	struct rlimit rl = {
+		.rlim_cur = l->soft == SCN_UNLIMITED ? RLIM_INFINITY : (rlim_t)l->soft,
+		.rlim_max = l->hard == SCN_UNLIMITED ? RLIM_INFINITY : (rlim_t)l->hard,
+	};
+
+	if (l->set && setrlimit(RLIMIT_STACK, &rl)) {
+		perror("guest: setrlimit");
+		_exit(125);
+	}
+}
+
+static __attribute__((noreturn)) void child(const struct scenario *s, int out, int errfd)
+{
+	static char chunk[PAD_CHUNK];
+	char *args[SCN_MAX_ARGS];
+	char **argv, **envp;
+	int err;
+
+	memset(chunk, 'x', PAD_CHUNK - 1);
+	for (int i = 0; i < s->argc; i++)
+		args[i] = (char *)s->argv[i];
+	argv = padded_vector(args, s->argc, s->argv_bytes, chunk);
+	envp = padded_vector(NULL, 0, s->envp_bytes, chunk);
+	if (!argv || !envp || dup2(out, STDOUT_FILENO) < 0) {
+		perror("guest: child setup");
+		_exit(125);
+	}
+	set_limit(&s->stack);
+	if ((s->norandom && personality(ADDR_NO_RANDOMIZE) < 0) ||
+	    setgroups(0, NULL) || setgid(s->gid) || setuid(s->uid)) {
+		perror("guest: dropping to the scenario's user");
+		_exit(125);
+	}
+	execve(argv[0], argv, envp);
+	err = errno;
+	if (write(errfd, &err, sizeof(err)) != sizeof(err))
+		_exit(126);
+	_exit(127);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+struct observed {
+	enum scn_status status;
+	int value;
+	char output[OUTPUT_MAX];
+};
+
+static int run(const struct scenario *s, struct observed *o)
+{
+	int out[2], errp[2], status, err = 0;
+	size_t used = 0;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		child(s, out[1], errp[1]);
+	close(out[1]);
+	close(errp[1]);
+	alarm(SCENARIO_TIMEOUT);
+	while ((n = read(out[0], o->output + used, sizeof(o->output) - 1 - used)) > 0)
+		used += (size_t)n;
+	o->output[used] = '\0';
+	if (n < 0 && errno == EINTR)
+		kill(pid, SIGKILL);
+	if (read(errp[0], &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	waitpid(pid, &status, 0);
+	alarm(0);
+	close(out[0]);
+	close(errp[0]);
+	if (err) {
+		o->status = SCN_ERRNO;
+		o->value = err;
+	} else if (WIFSIGNALED(status)) {
+		o->status = SCN_SIGNAL;
+		o->value = WTERMSIG(status);
+	} else {
+		o->status = SCN_EXIT;
+		o->value = WEXITSTATUS(status);
+	}
+	return 0;
+}
+
+/* The last "key=value" word in the program's output, or NULL. */
+static const char *output_value(const char *output, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = output, *found = NULL;
+
+	for (; (p = strstr(p, key)); p += klen) {
+		if ((p == output || p[-1] == ' ' || p[-1] == '\n') && p[klen] == '=')
+			found = p + klen + 1;
+	}
+	if (!found)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)strcspn(found, " \n"), found);
+	return buf;
+}
+
+static void append(char *buf, size_t len, const char *fmt, const char *a, const char *b)
+{
+	size_t used = strlen(buf);
+
+	if (used < len)
+		snprintf(buf + used, len - used, fmt, a, b);
+}
+
+static void report(const struct scenario *s, const struct observed *o)
+{
+	char expected[1024], observed[1024], value[SCN_TEXT];
+	bool ok = o->status == s->status && o->value == s->status_value;
+
+	scn_status_text(s->status, s->status_value, expected, sizeof(expected));
+	scn_status_text(o->status, o->value, observed, sizeof(observed));
+	for (int i = 0; i < s->nvalues; i++) {
+		const struct scn_value *v = &s->values[i];
+		const char *got = output_value(o->output, v->key, value, sizeof(value));
+
+		append(expected, sizeof(expected), " %s=%s", v->key, v->text);
+		append(observed, sizeof(observed), " %s=%s", v->key, got ? got : "(missing)");
+		if (!got || !scn_value_matches(v, got))
+			ok = false;
+	}
+	test_number++;
+	if (ok)
+		passed++;
+	else
+		failed++;
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", test_number, s->name);
+	printf("# row\t%s\t%s\t%s\t%s\n", s->name, expected, observed, ok ? "PASS" : "FAIL");
+	if (!ok)
+		printf("#   expected: %s\n#   observed: %s\n", expected, observed);
+	if (o->output[0])
+		printf("#   output: %.*s\n", (int)strcspn(o->output, "\n"), o->output);
+}
+
+static bool selected(const struct scenario *s, const char *boot)
+{
+	return !strcmp(s->boot, boot) &&
+	       (!strcmp(s->kernel, "any") || !strcmp(s->kernel, kernel_variant));
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Parses every file; runs the selected scenarios unless run is false. */
+static int scenarios(bool run_them, const char *boot, struct scn_file *st)
+{
+	struct dirent **names;
+	int n = scandir(SCENARIO_DIR, &names, NULL, by_name);
+	int errors = 0;
+
+	if (n < 0) {
+		printf("# guest: no %s: %s\n", SCENARIO_DIR, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[512];
+		struct scenario s;
+		struct observed o;
+		FILE *f;
+		int r;
+
+		snprintf(path, sizeof(path), SCENARIO_DIR "/%s", names[i]->d_name);
+		free(names[i]);
+		if (path[sizeof(SCENARIO_DIR)] == '.' || !(f = fopen(path, "re")))
+			continue;
+		st->path = path;
+		st->line = 0;
+		while ((r = scn_next(f, st, &s)) == 1) {
+			if (!run_them || !selected(&s, boot))
+				continue;
+			if (run(&s, &o)) {
+				printf("not ok %d - %s # runner: %s\n", ++test_number, s.name, strerror(errno));
+				failed++;
+				continue;
+			}
+			report(&s, &o);
+		}
+		if (r < 0) {
+			printf("not ok %d - %s # %s\n", ++test_number, path, st->error);
+			failed++;
+			errors++;
+		}
+		fclose(f);
+	}
+	free(names);
+	return errors ? -1 : 0;
+}
+
+static void shell(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int tty = open("/dev/ttyS0", O_RDWR);
+
+		setsid();
+		if (tty >= 0) {
+			ioctl(tty, TIOCSCTTY, 1);
+			dup2(tty, 0);
+			dup2(tty, 1);
+			dup2(tty, 2);
+		}
+		execl("/bin/sh", "sh", "-l", (char *)NULL);
+		perror("guest: /bin/sh");
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+int main(void)
+{
+	struct scn_file st;
+	struct sigaction sa = { .sa_handler = on_alarm };
+	char boot[64], flag[8];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigaction(SIGALRM, &sa, NULL);
+	if (mount("proc", "/proc", "proc", 0, NULL))
+		perror("guest: mount /proc");
+	read_cmdline();
+	if (!cmdline_value("guest.boot", boot, sizeof(boot)))
+		strcpy(boot, "default");
+	printf("TAP version 13\n");
+	detect_kernel();
+	printf("# guest: boot %s\n", boot);
+
+	memset(&st, 0, sizeof(st));
+	if (cmdline_value("guest.shell", flag, sizeof(flag))) {
+		scenarios(false, boot, &st);
+		for (int i = 0; i < st.nfcaps; i++)
+			apply_fcap(&st.fcaps[i]);
+		shell();
+	} else {
+		/* A first pass collects @fcap, which must be set before any run. */
+		scenarios(false, boot, &st);
+		for (int i = 0; i < st.nfcaps; i++)
+			apply_fcap(&st.fcaps[i]);
+		memset(&st, 0, sizeof(st));
+		scenarios(true, boot, &st);
+		printf("1..%d\n# guest: done, %d ok, %d not ok\n", test_number, passed, failed);
+	}
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

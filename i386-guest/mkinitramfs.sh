@@ -1,0 +1,32 @@
+#!/bin/bash
+# mkinitramfs.sh OUT.cpio: the guest's initramfs, from initramfs.list plus
+# every tests/scenarios/*.scn, packed by the kernel's own gen_init_cpio.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+BIN=${BIN:-$BUILD/guest-bin}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
+out=${1:?usage: mkinitramfs.sh OUT.cpio}
+
+die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
+
+file -L "$BUSYBOX" | grep -q 'ELF 32-bit.*Intel 80386.*statically linked' ||
+	die "$BUSYBOX is not a static i386 busybox (package busybox-static:i386)"
+
+list=$out.list
+{
+	sed -e '/^#/d' -e '/^$/d' -e "s|\$BIN|$BIN|g" -e "s|\$BUSYBOX|$BUSYBOX|g" \
+		"$top/i386-guest/initramfs.list"
+	for scn in "$top"/tests/scenarios/*.scn; do
+		echo "file /etc/scenarios/$(basename "$scn") $scn 0644 0 0"
+	done
+} > "$list"
+
+# Every source must exist: gen_init_cpio would skip a missing one silently.
+awk '$1 == "file" { print $3 }' "$list" | while read -r src; do
+	[ -f "$src" ] || die "$src (listed for the initramfs) does not exist"
+done
+"$GEN_INIT_CPIO" "$list" > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scenario.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../samples/size.h"
+
+#define LINE_MAX_LEN 4096
+#define MAX_TOKENS 64
+
+static const struct {
+	const char *name;
+	int value;
+} signals[] = {
+	{ "SIGSEGV", SIGSEGV }, { "SIGBUS", SIGBUS }, { "SIGKILL", SIGKILL },
+	{ "SIGABRT", SIGABRT }, { "SIGILL", SIGILL }, { "SIGTRAP", SIGTRAP },
+	{ "SIGTERM", SIGTERM }, { "SIGFPE", SIGFPE },
+}, errnos[] = {
+	{ "E2BIG", E2BIG }, { "ENOEXEC", ENOEXEC }, { "EACCES", EACCES },
+	{ "EPERM", EPERM }, { "ENOMEM", ENOMEM }, { "EFAULT", EFAULT },
+	{ "ENOENT", ENOENT }, { "EINVAL", EINVAL }, { "ETXTBSY", ETXTBSY },
+}, caps[] = {
+	/* linux/capability.h numbers of the few capabilities tests grant. */
+	{ "setuid", 7 }, { "net_bind_service", 10 }, { "net_raw", 13 },
+	{ "sys_resource", 24 },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *scn_signal_name(int sig)
+{
+	for (size_t i = 0; i < N(signals); i++)
+		if (signals[i].value == sig)
+			return signals[i].name;
+	return NULL;
+}
+
+const char *scn_errno_name(int err)
+{
+	for (size_t i = 0; i < N(errnos); i++)
+		if (errnos[i].value == err)
+			return errnos[i].name;
+	return NULL;
+}
+
+void scn_status_text(enum scn_status kind, int value, char *buf, size_t len)
+{
+	const char *name = NULL;
+
+	if (kind == SCN_SIGNAL)
+		name = scn_signal_name(value);
+	else if (kind == SCN_ERRNO)
+		name = scn_errno_name(value);
+	if (kind == SCN_EXIT)
+		snprintf(buf, len, "exit=%d", value);
+	else if (name)
+		snprintf(buf, len, "%s=%s", kind == SCN_SIGNAL ? "signal" : "errno", name);
+	else
+		snprintf(buf, len, "%s=%d", kind == SCN_SIGNAL ? "signal" : "errno", value);
+}
+
+static int fail(struct scn_file *st, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(st->error, sizeof(st->error), "%s:%d: %s", st->path, st->line, msg);
+	return -1;
+}
+
+static int copy(struct scn_file *st, char *dst, size_t len, const char *src, const char *what)
+{
+	if (strlen(src) >= len)
+		return fail(st, "%s too long: %s", what, src);
+	strcpy(dst, src);
+	return 0;
+}
+
+static int lookup(const char *name, const char *const *table, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(name, table[i]))
+			return i;
+	return -1;
+}
+
+/* Either a number ("0x" hex allowed) or a size ("8M+1"). */
+static int parse_number(const char *text, unsigned long long *v)
+{
+	char *end;
+
+	if (!strncmp(text, "0x", 2)) {
+		errno = 0;
+		*v = strtoull(text + 2, &end, 16);
+		return (errno || end == text + 2 || *end) ? -1 : 0;
+	}
+	return parse_size(text, v);
+}
+
+static int parse_limit_part(const char *text, unsigned long long *v)
+{
+	if (!strcmp(text, "unlimited")) {
+		*v = SCN_UNLIMITED;
+		return 0;
+	}
+	return parse_size(text, v);
+}
+
+static int parse_stack(struct scn_file *st, const char *text, struct scn_limit *l)
+{
+	char soft[64];
+	const char *slash = strchr(text, '/');
+	size_t n = slash ? (size_t)(slash - text) : strlen(text);
+
+	if (n >= sizeof(soft))
+		return fail(st, "bad stack= value: %s", text);
+	memcpy(soft, text, n);
+	soft[n] = '\0';
+	if (parse_limit_part(soft, &l->soft))
+		return fail(st, "bad stack= value: %s (a size such as 8M, or unlimited)", text);
+	l->hard = l->soft;
+	if (slash && parse_limit_part(slash + 1, &l->hard))
+		return fail(st, "bad hard limit in stack=%s", text);
+	if (l->soft != SCN_UNLIMITED && l->hard != SCN_UNLIMITED && l->soft > l->hard)
+		return fail(st, "stack=%s: soft limit above hard limit", text);
+	l->set = true;
+	return 0;
+}
+
+static int parse_user(struct scn_file *st, const char *text, struct scenario *s)
+{
+	char *end;
+	unsigned long uid, gid;
+
+	errno = 0;
+	uid = strtoul(text, &end, 10);
+	gid = uid;
+	if (!errno && *end == ':')
+		gid = strtoul(end + 1, &end, 10);
+	if (errno || *end || end == text || uid > 65535 || gid > 65535)
+		return fail(st, "bad user=%s (UID or UID:GID)", text);
+	s->uid = (unsigned int)uid;
+	s->gid = (unsigned int)gid;
+	return 0;
+}
+
+static int parse_status(struct scn_file *st, const char *key, const char *text, struct scenario *s)
+{
+	char *end;
+
+	if (!strcmp(key, "exit")) {
+		long v = strtol(text, &end, 10);
+
+		if (*end || end == text || v < 0 || v > 255)
+			return fail(st, "bad expect.exit=%s", text);
+		s->status = SCN_EXIT;
+		s->status_value = (int)v;
+		return 0;
+	}
+	for (size_t i = 0; !strcmp(key, "signal") && i < N(signals); i++) {
+		if (!strcmp(text, signals[i].name)) {
+			s->status = SCN_SIGNAL;
+			s->status_value = signals[i].value;
+			return 0;
+		}
+	}
+	for (size_t i = 0; !strcmp(key, "errno") && i < N(errnos); i++) {
+		if (!strcmp(text, errnos[i].name)) {
+			s->status = SCN_ERRNO;
+			s->status_value = errnos[i].value;
+			return 0;
+		}
+	}
+	return fail(st, "unknown expect.%s=%s", key, text);
+}
+
+static int parse_value(struct scn_file *st, const char *key, const char *text, struct scenario *s)
+{
+	struct scn_value *v;
+	const char *dots = strstr(text, "..");
+
+	if (s->nvalues == SCN_MAX_VALUES)
+		return fail(st, "more than %d expected values", SCN_MAX_VALUES);
+	v = &s->values[s->nvalues++];
+	memset(v, 0, sizeof(*v));
+	if (copy(st, v->key, sizeof(v->key), key, "key") ||
+	    copy(st, v->text, sizeof(v->text), text, "value"))
+		return -1;
+	if (dots) {
+		char lo[64];
+		size_t n = (size_t)(dots - text);
+
+		if (n >= sizeof(lo))
+			return fail(st, "bad range %s", text);
+		memcpy(lo, text, n);
+		lo[n] = '\0';
+		if (parse_number(lo, &v->lo) || parse_number(dots + 2, &v->hi) || v->lo > v->hi)
+			return fail(st, "bad range expect.%s=%s (LO..HI)", key, text);
+		v->is_range = true;
+	}
+	return 0;
+}
+
+static int parse_expect(struct scn_file *st, const char *key, const char *text, struct scenario *s)
+{
+	if (!strcmp(key, "exit") || !strcmp(key, "signal") || !strcmp(key, "errno"))
+		return parse_status(st, key, text, s);
+	return parse_value(st, key, text, s);
+}
+
+static int parse_run(struct scn_file *st, const char *text, struct scenario *s)
+{
+	char buf[LINE_MAX_LEN];
+	char *arg, *save = NULL;
+
+	if (copy(st, buf, sizeof(buf), text, "run="))
+		return -1;
+	for (arg = strtok_r(buf, ",", &save); arg; arg = strtok_r(NULL, ",", &save)) {
+		if (s->argc == SCN_MAX_ARGS - 1)
+			return fail(st, "run= has more than %d arguments", SCN_MAX_ARGS - 1);
+		if (copy(st, s->argv[s->argc++], SCN_TEXT, arg, "argument"))
+			return -1;
+	}
+	if (!s->argc || s->argv[0][0] != '/')
+		return fail(st, "run= needs an absolute path: %s", text);
+	return 0;
+}
+
+static const char *const keys[] = {
+	"name", "run", "user", "stack", "argv_bytes", "envp_bytes", "norandom",
+	"boot", "kernel",
+};
+
+static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)
+{
+	if (!strncmp(key, "expect.", 7))
+		return parse_expect(st, key + 7, val, s);
+	switch (lookup(key, keys, (int)N(keys))) {
+	case 0: return copy(st, s->name, sizeof(s->name), val, "name");
+	case 1: return parse_run(st, val, s);
+	case 2: return parse_user(st, val, s);
+	case 3: return parse_stack(st, val, &s->stack);
+	case 4: return parse_size(val, &s->argv_bytes) ? fail(st, "bad argv_bytes=%s", val) : 0;
+	case 5: return parse_size(val, &s->envp_bytes) ? fail(st, "bad envp_bytes=%s", val) : 0;
+	case 6:
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return fail(st, "norandom= takes 0 or 1");
+		s->norandom = val[0] == '1';
+		return 0;
+	case 7: return copy(st, s->boot, sizeof(s->boot), val, "boot");
+	case 8:
+		if (strcmp(val, "any") && strcmp(val, "stock") && strcmp(val, "patched"))
+			return fail(st, "kernel= takes any, stock or patched");
+		return copy(st, s->kernel, sizeof(s->kernel), val, "kernel");
+	default: return fail(st, "unknown field '%s'", key);
+	}
+}
+
+/* $NAME in a value is replaced by the @let of that name. */
+static const char *expand(struct scn_file *st, const char *val)
+{
+	if (val[0] != '$')
+		return val;
+	for (int i = 0; i < st->nlets; i++)
+		if (!strcmp(st->lets[i].name, val + 1))
+			return st->lets[i].value;
+	fail(st, "%s is not defined by @let", val);
+	return NULL;
+}
+
+static int check_boot(struct scn_file *st, const char *tag)
+{
+	for (int i = 0; i < st->nboots; i++)
+		if (!strcmp(st->boots[i].tag, tag))
+			return 0;
+	return fail(st, "boot=%s is not declared with @boot", tag);
+}
+
+static int parse_scenario(struct scn_file *st, char **tok, int n, struct scenario *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->line = st->line;
+	s->status = SCN_EXIT;
+	strcpy(s->boot, "default");
+	strcpy(s->kernel, "any");
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+		const char *val;
+
+		if (!eq)
+			return fail(st, "expected key=value, got '%s'", tok[i]);
+		*eq = '\0';
+		val = expand(st, eq + 1);
+		if (!val || parse_field(st, tok[i], val, s))
+			return -1;
+	}
+	if (!s->name[0] || !s->argc)
+		return fail(st, "a scenario needs name= and run=");
+	return check_boot(st, s->boot);
+}
+
+static int parse_fcap(struct scn_file *st, char **tok, int n)
+{
+	struct scn_fcap *f;
+
+	if (n < 3)
+		return fail(st, "@fcap PATH CAPABILITY...");
+	if (st->nfcaps == SCN_MAX_FCAPS)
+		return fail(st, "too many @fcap");
+	f = &st->fcaps[st->nfcaps++];
+	memset(f, 0, sizeof(*f));
+	if (copy(st, f->path, sizeof(f->path), tok[1], "path"))
+		return -1;
+	for (int i = 2; i < n; i++) {
+		size_t c;
+
+		for (c = 0; c < N(caps) && strcmp(caps[c].name, tok[i]); c++)
+			;
+		if (c == N(caps))
+			return fail(st, "unknown capability %s", tok[i]);
+		f->caps |= 1ULL << caps[c].value;
+	}
+	return 0;
+}
+
+static int parse_directive(struct scn_file *st, char **tok, int n)
+{
+	if (!strcmp(tok[0], "@let")) {
+		struct scn_let *l = &st->lets[st->nlets];
+
+		if (n != 3 || st->nlets == SCN_MAX_LETS)
+			return fail(st, "@let NAME VALUE");
+		st->nlets++;
+		return copy(st, l->name, sizeof(l->name), tok[1], "name") ||
+		       copy(st, l->value, sizeof(l->value), tok[2], "value");
+	}
+	if (!strcmp(tok[0], "@boot")) {
+		struct scn_boot *b = NULL;
+
+		if (n < 2)
+			return fail(st, "@boot TAG [KERNEL PARAMETERS...]");
+		for (int i = 0; i < st->nboots; i++)
+			if (!strcmp(st->boots[i].tag, tok[1]))
+				b = &st->boots[i];
+		if (!b && st->nboots == SCN_MAX_BOOTS)
+			return fail(st, "more than %d boots", SCN_MAX_BOOTS);
+		if (!b)
+			b = &st->boots[st->nboots++];
+		memset(b, 0, sizeof(*b));
+		if (copy(st, b->tag, sizeof(b->tag), tok[1], "tag"))
+			return -1;
+		for (int i = 2; i < n; i++) {
+			if (strlen(b->cmdline) + strlen(tok[i]) + 2 > sizeof(b->cmdline))
+				return fail(st, "@boot parameters too long");
+			if (b->cmdline[0])
+				strcat(b->cmdline, " ");
+			strcat(b->cmdline, tok[i]);
+		}
+		return 0;
+	}
+	if (!strcmp(tok[0], "@fcap"))
+		return parse_fcap(st, tok, n);
+	return fail(st, "unknown directive %s", tok[0]);
+}
+
+/* One logical line: '\' at the end joins the next; '#' starts a comment. */
+static int read_logical(FILE *f, struct scn_file *st, char *buf, size_t len)
+{
+	char part[LINE_MAX_LEN];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	while (fgets(part, sizeof(part), f)) {
+		size_t n = strcspn(part, "\n");
+		bool more;
+
+		st->line++;
+		part[n] = '\0';
+		if (strchr(part, '#'))
+			*strchr(part, '#') = '\0';
+		n = strlen(part);
+		more = n && part[n - 1] == '\\';
+		if (more)
+			part[--n] = ' ';
+		if (used + n + 2 > len)
+			return fail(st, "line too long");
+		memcpy(buf + used, part, n);
+		used += n;
+		buf[used++] = ' ';
+		buf[used] = '\0';
+		if (!more)
+			return 1;
+	}
+	return used ? 1 : 0;
+}
+
+int scn_next(FILE *f, struct scn_file *st, struct scenario *s)
+{
+	char line[LINE_MAX_LEN];
+	char *tok[MAX_TOKENS];
+	int r;
+
+	if (!st->nboots) {
+		strcpy(st->boots[0].tag, "default");
+		st->nboots = 1;
+	}
+	while ((r = read_logical(f, st, line, sizeof(line))) == 1) {
+		char *save = NULL, *t;
+		int n = 0;
+
+		for (t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+			if (n == MAX_TOKENS)
+				return fail(st, "more than %d fields", MAX_TOKENS);
+			tok[n++] = t;
+		}
+		if (!n)
+			continue;
+		if (tok[0][0] == '@') {
+			if (parse_directive(st, tok, n))
+				return -1;
+			continue;
+		}
+		return parse_scenario(st, tok, n, s) ? -1 : 1;
+	}
+	return r;
+}
+
+bool scn_value_matches(const struct scn_value *v, const char *text)
+{
+	unsigned long long n;
+
+	if (!v->is_range)
+		return !strcmp(v->text, text);
+	return !parse_number(text, &n) && n >= v->lo && n <= v->hi;
+}

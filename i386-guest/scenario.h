@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scenarios are data (the .scn files under tests/scenarios, format in docs/scenarios.md).
+ * This parser is shared by the guest runner (init.c) and the host-side
+ * lint (scenario-lint.c), so a typo fails on the host in a second instead of
+ * after a kernel boot.
+ */
+#ifndef GUEST_SCENARIO_H
+#define GUEST_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define SCN_MAX_ARGS 16
+#define SCN_MAX_VALUES 16
+#define SCN_MAX_LETS 64
+#define SCN_MAX_BOOTS 8
+#define SCN_MAX_FCAPS 8
+#define SCN_TEXT 256
+
+/* RLIMIT_STACK as a scenario sets it. */
+struct scn_limit {
+	bool set;			/* false: inherit the runner's */
+	unsigned long long soft, hard;	/* SCN_UNLIMITED for RLIM_INFINITY */
+};
+
+#define SCN_UNLIMITED (~0ULL)
+
+enum scn_status { SCN_EXIT, SCN_SIGNAL, SCN_ERRNO };
+
+/* One expected value the program prints as key=value. */
+struct scn_value {
+	char key[64];
+	char text[SCN_TEXT];		/* exact text, when !is_range */
+	bool is_range;
+	unsigned long long lo, hi;	/* inclusive, when is_range */
+};
+
+struct scenario {
+	char name[128];
+	int line;
+	char argv[SCN_MAX_ARGS][SCN_TEXT];
+	int argc;
+	unsigned int uid, gid;
+	struct scn_limit stack;
+	unsigned long long argv_bytes, envp_bytes;
+	bool norandom;
+	char boot[32];
+	char kernel[32];		/* "any", "stock" or "patched" */
+	enum scn_status status;
+	int status_value;		/* exit code, signal or errno number */
+	struct scn_value values[SCN_MAX_VALUES];
+	int nvalues;
+};
+
+struct scn_boot {
+	char tag[32];
+	char cmdline[SCN_TEXT];
+};
+
+struct scn_fcap {
+	char path[SCN_TEXT];
+	unsigned long long caps;	/* bit mask, permitted and effective */
+};
+
+struct scn_let {
+	char name[64];
+	char value[SCN_TEXT];
+};
+
+/* Parser state across files: macros, boots and file capabilities. */
+struct scn_file {
+	const char *path;
+	int line;
+	struct scn_let lets[SCN_MAX_LETS];
+	int nlets;
+	struct scn_boot boots[SCN_MAX_BOOTS];
+	int nboots;
+	struct scn_fcap fcaps[SCN_MAX_FCAPS];
+	int nfcaps;
+	char error[256];
+};
+
+/*
+ * Reads the next scenario from f.  Returns 1 with *s filled, 0 at end of
+ * file, -1 on a syntax error (message in st->error, with file and line).
+ * Directives (@let, @boot, @fcap) are consumed on the way.
+ */
+int scn_next(FILE *f, struct scn_file *st, struct scenario *s);
+
+/* Names for numbers: "SIGSEGV", "E2BIG"; NULL when unknown. */
+const char *scn_signal_name(int sig);
+const char *scn_errno_name(int err);
+
+/* "exit=0", "signal=SIGSEGV", "errno=E2BIG" */
+void scn_status_text(enum scn_status kind, int value, char *buf, size_t len);
+
+/* Whether text (a value the program printed) meets the expectation. */
+bool scn_value_matches(const struct scn_value *v, const char *text);
+
+#endif

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * argflood: show the argv+envp cap of execve().
+ *
+ *   argflood [--envp|--mix] BYTES      exec /bin/argflood --child with BYTES
+ *                                      of padding strings; report the outcome
+ *   argflood [--envp|--mix] --search LO HI
+ *                                      bisect for the largest padding that the
+ *                                      kernel accepts (not E2BIG)
+ *
+ * Padding goes into argv (default), envp (--envp) or alternately into both
+ * (--mix), in strings of at most 32 KiB including their NUL (the kernel's
+ * per-string limit is 128 KiB).  Every report gives the quantities the
+ * kernel accounts for the cap, see docs/arg-cap.md:
+ *
+ *   bytes=    every string the kernel copies: the file name, argv[] and
+ *             envp[] strings, each with its NUL
+ *   pointers= argc + envc
+ *   used=     bytes + pointers * sizeof(void *)
+ *
+ * A child that is killed after its exec went through (the new program had
+ * no room left for its stack) is reported as such: that is not E2BIG.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "size.h"
+
+#define SELF "/bin/argflood"
+#define CHUNK 32768
+
+enum where { ARGV, ENVP, MIX };
+
+struct flood {
+	char **argv, **envp;
+	unsigned long argc, envc;
+	unsigned long long bytes;
+};
+
+static char *chunk;
+
+static void add(char ***vec, unsigned long *n, char *s)
+{
+	(*vec)[(*n)++] = s;
+}
+
+static struct flood build(unsigned long long pad, enum where where)
+{
+	unsigned long strings = (unsigned long)((pad + CHUNK - 1) / CHUNK);
+	struct flood f = { 0 };
+	unsigned long i;
+
+	f.argv = calloc(strings + 3, sizeof(char *));
+	f.envp = calloc(strings + 1, sizeof(char *));
+	if (!f.argv || !f.envp) {
+		perror("argflood");
+		exit(1);
+	}
+	add(&f.argv, &f.argc, SELF);
+	add(&f.argv, &f.argc, "--child");
+	f.bytes = sizeof(SELF) * 2 + sizeof("--child");
+	for (i = 0; i < strings; i++) {
+		unsigned long long len = pad - (unsigned long long)i * CHUNK;
+		char *s = chunk + CHUNK - (len < CHUNK ? len : CHUNK);
+		int to_env = where == ENVP || (where == MIX && (i & 1));
+
+		if (to_env)
+			add(&f.envp, &f.envc, s);
+		else
+			add(&f.argv, &f.argc, s);
+	}
+	f.bytes += pad;
+	return f;
+}
+
+/* Outcome of one exec: "exit0", "E2BIG", "SIGSEGV", ... */
+static const char *attempt(unsigned long long pad, enum where where, struct flood *out)
+{
+	static char text[64];
+	struct flood f = build(pad, where);
+	int errpipe[2], err = 0, status;
+	pid_t pid;
+
+	*out = f;
+	if (pipe2(errpipe, O_CLOEXEC)) {
+		perror("argflood: pipe");
+		exit(1);
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("argflood: fork");
+		exit(1);
+	}
+	if (pid == 0) {
+		execve(SELF, f.argv, f.envp);
+		err = errno;
+		if (write(errpipe[1], &err, sizeof(err)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(errpipe[1]);
+	if (read(errpipe[0], &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	close(errpipe[0]);
+	waitpid(pid, &status, 0);
+	free(f.argv);
+	free(f.envp);
+	if (err)
+		snprintf(text, sizeof(text), "%s", err == E2BIG ? "E2BIG" : strerror(err));
+	else if (WIFSIGNALED(status))
+		snprintf(text, sizeof(text), "%s", WTERMSIG(status) == SIGSEGV ? "SIGSEGV" : strsignal(WTERMSIG(status)));
+	else
+		snprintf(text, sizeof(text), "exit%d", WEXITSTATUS(status));
+	return text;
+}
+
+static void describe(const char *prefix, unsigned long long pad, const struct flood *f)
+{
+	unsigned long pointers = f->argc + f->envc;
+
+	printf("%spad=%llu %sbytes=%llu %spointers=%lu %sused=%llu",
+	       prefix, pad, prefix, f->bytes, prefix, pointers, prefix,
+	       f->bytes + pointers * sizeof(void *));
+}
+
+static int search(unsigned long long lo, unsigned long long hi, enum where where)
+{
+	struct flood f;
+	const char *lo_result;
+
+	/* Invariant: lo is accepted, hi is refused with E2BIG. */
+	lo_result = attempt(lo, where, &f);
+	if (!strcmp(lo_result, "E2BIG") || strcmp(attempt(hi, where, &f), "E2BIG")) {
+		fprintf(stderr, "argflood: --search needs LO accepted and HI refused\n");
+		return 2;
+	}
+	while (hi - lo > 1) {
+		unsigned long long mid = lo + (hi - lo) / 2;
+
+		if (strcmp(attempt(mid, where, &f), "E2BIG"))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	printf("last_fit_result=%s ", attempt(lo, where, &f));
+	describe("last_fit_", lo, &f);
+	printf(" first_e2big_result=%s ", attempt(hi, where, &f));
+	describe("first_e2big_", hi, &f);
+	printf("\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum where where = ARGV;
+	unsigned long long lo, hi, pad;
+	struct flood f;
+	int i = 1;
+
+	if (argc > 1 && !strcmp(argv[1], "--child"))
+		return 0;
+	chunk = malloc(CHUNK);
+	if (!chunk)
+		return 1;
+	memset(chunk, 'x', CHUNK - 1);
+	chunk[CHUNK - 1] = '\0';
+
+	if (i < argc && !strcmp(argv[i], "--envp")) {
+		where = ENVP;
+		i++;
+	} else if (i < argc && !strcmp(argv[i], "--mix")) {
+		where = MIX;
+		i++;
+	}
+	if (argc - i == 3 && !strcmp(argv[i], "--search") &&
+	    !parse_size(argv[i + 1], &lo) && !parse_size(argv[i + 2], &hi) && lo < hi)
+		return search(lo, hi, where);
+	if (argc - i == 1 && !parse_size(argv[i], &pad)) {
+		const char *result = attempt(pad, where, &f);
+
+		printf("result=%s ", result);
+		describe("", pad, &f);
+		printf("\n");
+		return 0;
+	}
+	fprintf(stderr, "usage: argflood [--envp|--mix] BYTES | [--envp|--mix] --search LO HI\n");
+	return 2;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Byte sizes as written in scenarios and on sample command lines:
+ * a sum of terms, each decimal digits with an optional binary suffix
+ * K (KiB), M (MiB) or G (GiB), joined by + or -:  "8M", "8M+1", "6M-772".
+ */
+#ifndef SAMPLES_SIZE_H
+#define SAMPLES_SIZE_H
+
+/*
+ * Returns 0 and stores the value, or -1 when the text is empty, has a
+ * character outside the grammar, an unknown suffix, overflows 64 bits or
+ * goes below zero.
+ */
+int parse_size(const char *text, unsigned long long *value);
+
+#endif
