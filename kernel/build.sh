@@ -27,7 +27,9 @@ fragment=$top/kernel/config/$arch-guest.config
 [ -f "$fragment" ] || die "no config fragment $fragment"
 out=$BUILD/out/linux-$SERIES-$arch-$variant
 mkdir -p "$out"
-kmake() { make -s -C "$src" O="$out" ARCH="$arch" "$@"; }
+# LOCALVERSION set (empty) keeps setlocalversion from adding "+" for the
+# git tree the patched kernel is built from.
+kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "$@"; }
 
 # The fragment plus the variant's name, so `uname -r` tells which kernel booted.
 want_config() {

@@ -7,6 +7,9 @@
  *   argflood [--envp|--mix] --search LO HI
  *                                      bisect for the largest padding that the
  *                                      kernel accepts (not E2BIG)
+ *   argflood [--envp|--mix] --search-runs LO HI
+ *                                      bisect for the largest padding with
+ *                                      which the new program runs (exit 0)
  *
  * Padding goes into argv (default), envp (--envp) or alternately into both
  * (--mix), in strings of at most 32 KiB including their NUL (the kernel's
@@ -129,29 +132,38 @@ static void describe(const char *prefix, unsigned long long pad, const struct fl
 	       f->bytes + pointers * sizeof(void *));
 }
 
-static int search(unsigned long long lo, unsigned long long hi, enum where where)
+/* What --search (E2BIG or not) and --search-runs (exit 0 or not) look for. */
+static int passes(const char *result, int runs)
 {
-	struct flood f;
-	const char *lo_result;
+	return runs ? !strcmp(result, "exit0") : strcmp(result, "E2BIG") != 0;
+}
 
-	/* Invariant: lo is accepted, hi is refused with E2BIG. */
-	lo_result = attempt(lo, where, &f);
-	if (!strcmp(lo_result, "E2BIG") || strcmp(attempt(hi, where, &f), "E2BIG")) {
-		fprintf(stderr, "argflood: --search needs LO accepted and HI refused\n");
+static int search(unsigned long long lo, unsigned long long hi, enum where where, int runs)
+{
+	const char *lo_name = runs ? "last_run" : "last_fit";
+	const char *hi_name = runs ? "first_fail" : "first_e2big";
+	char prefix[32];
+	struct flood f;
+
+	/* Invariant: lo passes, hi does not. */
+	if (!passes(attempt(lo, where, &f), runs) || passes(attempt(hi, where, &f), runs)) {
+		fprintf(stderr, "argflood: LO must pass and HI must fail\n");
 		return 2;
 	}
 	while (hi - lo > 1) {
 		unsigned long long mid = lo + (hi - lo) / 2;
 
-		if (strcmp(attempt(mid, where, &f), "E2BIG"))
+		if (passes(attempt(mid, where, &f), runs))
 			lo = mid;
 		else
 			hi = mid;
 	}
-	printf("last_fit_result=%s ", attempt(lo, where, &f));
-	describe("last_fit_", lo, &f);
-	printf(" first_e2big_result=%s ", attempt(hi, where, &f));
-	describe("first_e2big_", hi, &f);
+	printf("%s_result=%s ", lo_name, attempt(lo, where, &f));
+	snprintf(prefix, sizeof(prefix), "%s_", lo_name);
+	describe(prefix, lo, &f);
+	printf(" %s_result=%s ", hi_name, attempt(hi, where, &f));
+	snprintf(prefix, sizeof(prefix), "%s_", hi_name);
+	describe(prefix, hi, &f);
 	printf("\n");
 	return 0;
 }
@@ -178,9 +190,9 @@ int main(int argc, char **argv)
 		where = MIX;
 		i++;
 	}
-	if (argc - i == 3 && !strcmp(argv[i], "--search") &&
+	if (argc - i == 3 && (!strcmp(argv[i], "--search") || !strcmp(argv[i], "--search-runs")) &&
 	    !parse_size(argv[i + 1], &lo) && !parse_size(argv[i + 2], &hi) && lo < hi)
-		return search(lo, hi, where);
+		return search(lo, hi, where, !strcmp(argv[i], "--search-runs"));
 	if (argc - i == 1 && !parse_size(argv[i], &pad)) {
 		const char *result = attempt(pad, where, &f);
 
@@ -189,6 +201,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: argflood [--envp|--mix] BYTES | [--envp|--mix] --search LO HI\n");
+	fprintf(stderr, "usage: argflood [--envp|--mix] BYTES\n"
+		"       argflood [--envp|--mix] --search|--search-runs LO HI\n");
 	return 2;
 }

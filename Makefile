@@ -1,0 +1,120 @@
+# Stack Clash hardening for exec, tested in an i386 guest.  See README.md.
+#
+#   make deps     install the Debian packages everything below needs
+#   make check    host tests, both guest kernels, every guest scenario;
+#                 ends with "N passed, N failed"
+#   make demo     boot stock and patched guests, print the scenario tables
+#   make shell    boot the patched guest with an interactive busybox shell
+#   make clean    remove build products but keep the kernel trees and builds
+#   make distclean  remove build/ entirely (every cache)
+
+SHELL := /bin/bash
+BUILD ?= $(CURDIR)/build
+SERIES ?= 6.1
+ARCH ?= i386
+export BUILD SERIES ARCH
+
+# --- Debian packages --------------------------------------------------------
+# musl for i386 comes through multiarch (musl-dev:i386, which brings Debian's
+# i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
+PACKAGES := linux-source-$(SERIES) qemu-system-x86 build-essential flex bison \
+	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git \
+	musl-tools gcc-i686-linux-gnu
+PACKAGES_I386 := musl-dev:i386 busybox-static:i386
+
+deps:
+	@missing=""; \
+	for p in $(PACKAGES) $(PACKAGES_I386); do \
+		dpkg-query -W -f='$${Status}\n' "$$p" 2>/dev/null | grep -q '^install ok installed$$' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS    installing:$$missing"; \
+		[ "$$(id -u)" = 0 ] || { echo "make deps: run as root to install:$$missing" >&2; exit 1; }; \
+		dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+# --- kernels ----------------------------------------------------------------
+KOUT = $(BUILD)/out/linux-$(SERIES)-$(ARCH)
+
+kernels: deps
+	kernel/build.sh stock $(ARCH)
+	kernel/build.sh patched $(ARCH)
+
+tree: deps
+	kernel/tree.sh patched
+
+# --- guest userland -----------------------------------------------------------
+CC_I386 := i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs
+GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -s
+UAPI := $(BUILD)/uapi-$(ARCH)
+GUEST_BIN := $(BUILD)/guest-bin
+
+# Kernel UAPI headers from the patched tree: the guest programs see exactly
+# the definitions of the kernel under test.  Reinstalled when the series
+# changed; the stamp holds the series id kernel/tree.sh computed.
+SERIES_ID = $(BUILD)/src/linux-$(SERIES)-patched/.git/series-id
+
+uapi: tree
+	@if ! cmp -s $(SERIES_ID) $(UAPI)/.stamp; then \
+		echo "  UAPI    $(UAPI)"; rm -rf $(UAPI); \
+		$(MAKE) -s -C $(BUILD)/src/linux-$(SERIES)-patched ARCH=$(ARCH) \
+			O=$(BUILD)/uapi-obj INSTALL_HDR_PATH=$(UAPI) headers_install && \
+		cp $(SERIES_ID) $(UAPI)/.stamp; \
+	fi
+
+GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h samples/size.c samples/size.h
+
+$(GUEST_BIN)/init: $(GUEST_SRC) $(UAPI)/.stamp
+	@mkdir -p $(GUEST_BIN)
+	$(CC_I386) $(GUEST_CFLAGS) -isystem $(UAPI)/include -o $@ \
+		i386-guest/init.c i386-guest/scenario.c samples/size.c
+
+$(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
+	@mkdir -p $(@D)
+	cc -O2 -o $@ $(BUILD)/src/linux-$(SERIES)-pristine/usr/gen_init_cpio.c
+
+# Sub-makes, so that files the previous step rewrote are seen with their
+# new times.
+samples: deps uapi
+	$(MAKE) -s -C samples OUT=$(GUEST_BIN)
+	$(MAKE) -s $(GUEST_BIN)/init $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint
+
+initramfs: samples
+	i386-guest/mkinitramfs.sh $(BUILD)/guest.cpio
+
+guest: kernels initramfs
+
+# --- host side ----------------------------------------------------------------
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=all
+
+$(BUILD)/host/scenario-lint: i386-guest/scenario-lint.c $(GUEST_SRC)
+	@mkdir -p $(@D)
+	cc $(HOST_CFLAGS) -o $@ i386-guest/scenario-lint.c i386-guest/scenario.c samples/size.c
+
+$(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
+	@mkdir -p $(@D)
+	cc $(HOST_CFLAGS) -o $@ tests/host/test-scenario.c i386-guest/scenario.c samples/size.c
+
+host-tools: $(BUILD)/host/scenario-lint
+host-tests: $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario
+
+# --- the commands ---------------------------------------------------------------
+check: deps host-tests guest
+	tests/check.sh
+
+demo: deps guest
+	i386-guest/demo.sh
+
+shell: deps guest
+	GUEST_INTERACTIVE=1 i386-guest/boot.sh $(KOUT)-patched/arch/x86/boot/bzImage \
+		$(BUILD)/guest.cpio /dev/null guest.shell
+
+clean:
+	rm -rf $(BUILD)/guest-bin $(BUILD)/host $(BUILD)/logs $(BUILD)/guest.cpio* $(BUILD)/uapi-*
+
+distclean:
+	rm -rf $(BUILD)
+
+.PHONY: deps kernels tree uapi samples initramfs guest host-tools host-tests check demo shell clean distclean

@@ -1,0 +1,83 @@
+#!/bin/bash
+# run.sh VARIANT...: boot each guest kernel (stock, patched) once per boot of
+# the scenario files, and turn each console log into TAP lines for the host:
+#
+#   ok - [stock/default] argcap/8M/last-fit
+#   ok - [stock/default] kunit binfmt_elf.total_mapping_size_test
+#   ok - [stock/default] all 59 scenarios reported
+#   ok - [stock/default] kernel log has no oops, BUG or WARNING
+#
+# Expects the kernels, the initramfs and build/host/scenario-lint to be
+# built (the Makefile does that).  Logs stay in $BUILD/logs.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+SERIES=${SERIES:-6.1}
+ARCH=${ARCH:-i386}
+INITRAMFS=${INITRAMFS:-$BUILD/guest.cpio}
+LINT=$BUILD/host/scenario-lint
+scenarios=("$top"/tests/scenarios/*.scn)
+
+boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
+
+# Console log -> TAP lines, prefixed with [variant/boot].
+parse_log() {
+	local log=$1 tag=$2 want=$3
+	awk -v tag="$tag" -v want="$want" '
+	function emit(ok, name, extra) {
+		printf "%s - [%s] %s%s\n", ok ? "ok" : "not ok", tag, name, extra
+	}
+	{ sub(/\r$/, "") }
+	/^TAP version 13/ { runner = 1; next }
+	!runner && /^    # Subtest: / { suite = $3; next }
+	!runner && /^    (not )?ok [0-9]+ / {
+		ok = $1 == "ok"
+		name = $0
+		sub(/^    (not )?ok [0-9]+ (- )?/, "", name)
+		skip = name ~ /# SKIP/
+		sub(/ *#.*/, "", name)
+		if (skip) { printf "ok - [%s] kunit %s.%s # SKIP\n", tag, suite, name; next }
+		emit(ok, "kunit " suite "." name, "")
+		next
+	}
+	runner && /^(not )?ok [0-9]+ - / {
+		ok = $1 == "ok"
+		name = $0
+		sub(/^(not )?ok [0-9]+ - /, "", name)
+		emit(ok, name, "")
+		ran++
+		next
+	}
+	runner && /^#   (expected|observed|output):/ { print; next }
+	runner && /^# guest: kernel / { print "# [" tag "] " substr($0, 10); next }
+	runner && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
+	/Oops|BUG:|WARNING:|Kernel panic|general protection fault|Call Trace:/ {
+		bad++
+		if (bad <= 5) badlines = badlines "\n#   " $0
+	}
+	END {
+		complete = plan == want && ran == want
+		emit(complete, "all " want " scenarios reported",
+		     complete ? "" : sprintf(" # plan %d, ran %d (guest died or hung?)", plan, ran))
+		emit(!bad, "kernel log has no oops, BUG or WARNING", bad ? badlines : "")
+	}' "$log"
+}
+
+for variant in "$@"; do
+	kernel=$BUILD/out/linux-$SERIES-$ARCH-$variant/arch/x86/boot/bzImage
+	while IFS=$'\t' read -r boot params; do
+		tag=$variant/$boot
+		want=$("$LINT" --count "$boot" "${scenarios[@]}" | awk -v v="$variant" '$1 == v { print $2 }')
+		log=$BUILD/logs/linux-$SERIES-$ARCH-$variant-$boot.log
+		start=$(date +%s.%N)
+		"$top/i386-guest/boot.sh" "$kernel" "$INITRAMFS" "$log" guest.boot="$boot" $params
+		status=$?
+		secs=$(echo "$(date +%s.%N) - $start" | bc)
+		printf '# [%s] booted %s %s in %.1f s, log %s\n' "$tag" "$(basename "$kernel")" "$params" "$secs" "$log"
+		if [ "$status" = 124 ]; then
+			echo "not ok - [$tag] guest finished within ${GUEST_TIMEOUT:-600} s # timed out, see $log"
+		fi
+		parse_log "$log" "$tag" "$want"
+	done <<< "$boots"
+done

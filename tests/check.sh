@@ -1,0 +1,38 @@
+#!/bin/bash
+# The project's test run (make check calls it once everything is built):
+# host tests, then both guest kernels through every boot of the scenarios.
+# Every result is a TAP line; the run ends with "N passed, N failed" and
+# fails when anything failed or nothing ran.  The whole report stays in
+# $BUILD/check.tap.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+report=$BUILD/check.tap
+
+# A test program that dies without saying so is a failure too.
+run_host() {
+	local name=$1
+	shift
+	"$@"
+	local status=$?
+	[ "$status" = 0 ] || echo "not ok - host $name exited with status $status"
+}
+
+{
+	echo "# host tests"
+	run_host scenario-lint "$BUILD/host/scenario-lint" "$top"/tests/scenarios/*.scn
+	run_host test-scenario "$BUILD/host/test-scenario"
+	echo "# guest tests: linux $("$top/kernel/tree.sh" version) from $(ls /usr/src/linux-source-"${SERIES:-6.1}".tar.xz)"
+	"$top/i386-guest/run.sh" stock patched
+} 2>&1 | tee "$report"
+
+passed=$(grep -c '^ok' "$report")
+failed=$(grep -c '^not ok' "$report")
+if [ "$failed" != 0 ]; then
+	echo
+	echo "# failed:"
+	grep -A3 '^not ok' "$report" | grep -v '^--$'
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the scenario parser and the size grammar that the
+ * guest runner and the samples share.  TAP on stdout.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../i386-guest/scenario.h"
+#include "../../samples/size.h"
+
+static int failures;
+
+static void check(int ok, const char *name)
+{
+	printf("%s - host %s\n", ok ? "ok" : "not ok", name);
+	if (!ok)
+		failures++;
+}
+
+static int size_is(const char *text, unsigned long long want)
+{
+	unsigned long long v = 0;
+
+	return parse_size(text, &v) == 0 && v == want;
+}
+
+static int size_bad(const char *text)
+{
+	unsigned long long v;
+
+	return parse_size(text, &v) == -1;
+}
+
+static void test_sizes(void)
+{
+	check(size_is("0", 0), "size: 0");
+	check(size_is("4096", 4096), "size: plain bytes");
+	check(size_is("64K", 65536), "size: K is 1024");
+	check(size_is("8M", 8388608), "size: M is 1048576");
+	check(size_is("1G", 1073741824ULL), "size: G is 1073741824");
+	check(size_is("8M+1", 8388609), "size: sum");
+	check(size_is("24M-4K", 25161728), "size: difference");
+	check(size_is("3M+1K-1", 3146751), "size: several terms");
+	check(size_is("16777215G", 16777215ULL << 30), "size: largest G without overflow");
+	check(size_bad("16777216G+18446744073709551615"), "size: sum overflow refused");
+	check(size_bad("17179869184G"), "size: suffix overflow refused");
+	check(size_bad("18446744073709551616"), "size: digits overflow refused");
+	check(size_is("18446744073709551615", 18446744073709551615ULL), "size: 2^64-1 accepted");
+	check(size_bad(""), "size: empty refused");
+	check(size_bad("8m"), "size: lower-case suffix refused");
+	check(size_bad("8MB"), "size: two-letter suffix refused");
+	check(size_bad("8 M"), "size: space refused");
+	check(size_bad("-1"), "size: leading minus refused");
+	check(size_bad("1-2"), "size: negative result refused");
+	check(size_bad("8M+"), "size: dangling operator refused");
+	check(size_bad("0x10"), "size: hex is not a size");
+}
+
+/* Parses text as one file; returns scn_next's result for the first scenario. */
+static int parse_one(const char *text, struct scn_file *st, struct scenario *s)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	st->path = "t.scn";
+	r = scn_next(f, st, s);
+	fclose(f);
+	return r;
+}
+
+static int parses(const char *text, struct scenario *s)
+{
+	struct scn_file st;
+
+	return parse_one(text, &st, s) == 1;
+}
+
+/* The error message for text, or "" when it parsed. */
+static const char *error_of(const char *text)
+{
+	static struct scn_file st;
+	struct scenario s;
+
+	return parse_one(text, &st, &s) < 0 ? st.error : "";
+}
+
+static void test_scenarios(void)
+{
+	struct scenario s;
+	struct scn_file st;
+
+	check(parses("name=a run=/bin/probe,x,y user=1000:100 stack=8M/unlimited "
+		     "argv_bytes=1M envp_bytes=2K norandom=1 expect.errno=E2BIG\n", &s) &&
+	      !strcmp(s.name, "a") && s.argc == 3 && !strcmp(s.argv[2], "y") &&
+	      s.uid == 1000 && s.gid == 100 && s.stack.set &&
+	      s.stack.soft == 8388608 && s.stack.hard == SCN_UNLIMITED &&
+	      s.argv_bytes == 1048576 && s.envp_bytes == 2048 && s.norandom &&
+	      s.status == SCN_ERRNO && s.status_value == E2BIG,
+	      "scenario: every field");
+	check(parses("name=b run=/x\n", &s) && s.status == SCN_EXIT && s.status_value == 0 &&
+	      !s.stack.set && s.uid == 0 && !strcmp(s.boot, "default") && !strcmp(s.kernel, "any"),
+	      "scenario: defaults (exit 0, root, inherited rlimit, default boot, any kernel)");
+	check(parses("name=c run=/x user=7\n", &s) && s.uid == 7 && s.gid == 7,
+	      "scenario: user=UID sets the gid too");
+	check(parses("# comment\n\nname=d \\\n  run=/x \\\n  expect.signal=SIGSEGV\n", &s) &&
+	      s.status == SCN_SIGNAL && s.status_value == SIGSEGV,
+	      "scenario: continuation lines and comments");
+	check(parses("@let R 0x10..0x20\nname=e run=/x expect.mmap=$R expect.k=v\n", &s) &&
+	      s.nvalues == 2 && s.values[0].is_range && s.values[0].lo == 16 &&
+	      s.values[0].hi == 32 && !s.values[1].is_range,
+	      "scenario: @let and a hex range");
+	check(scn_value_matches(&s.values[0], "0x10") && scn_value_matches(&s.values[0], "0x20") &&
+	      !scn_value_matches(&s.values[0], "0xf") && !scn_value_matches(&s.values[0], "0x21") &&
+	      !scn_value_matches(&s.values[0], "junk"),
+	      "scenario: range bounds are inclusive");
+	check(scn_value_matches(&s.values[1], "v") && !scn_value_matches(&s.values[1], "vv"),
+	      "scenario: exact values compare as text");
+	check(parse_one("@boot g1 stack_guard_gap=1 foo=2\nname=f run=/x boot=g1\n", &st, &s) == 1 &&
+	      st.nboots == 2 && !strcmp(st.boots[1].cmdline, "stack_guard_gap=1 foo=2"),
+	      "scenario: @boot declares a boot with parameters");
+	check(parse_one("@fcap /bin/p net_bind_service setuid\n", &st, &s) == 0 &&
+	      st.nfcaps == 1 && st.fcaps[0].caps == ((1ULL << 10) | (1ULL << 7)),
+	      "scenario: @fcap capability names");
+
+	check(!strcmp(error_of("name=x run=/x\nname=y run=/x bogus=1\n"), "") ,
+	      "scenario: first of two scenarios parses");
+	check(strstr(error_of("name=y run=/x bogus=1\n"), "t.scn:1: unknown field 'bogus'") != NULL,
+	      "error: unknown field, with file and line");
+	check(strstr(error_of("\n\nname=y run=/x stack=8MB\n"), "t.scn:3: bad stack=") != NULL,
+	      "error: wrong size suffix names the line");
+	check(strstr(error_of("name=y run=/x stack=8M/4M\n"), "soft limit above hard") != NULL,
+	      "error: soft above hard");
+	check(strstr(error_of("name=y run=x\n"), "absolute path") != NULL,
+	      "error: relative program path");
+	check(strstr(error_of("name=y\n"), "needs name= and run=") != NULL,
+	      "error: run= missing");
+	check(strstr(error_of("name=y run=/x boot=nope\n"), "not declared") != NULL,
+	      "error: undeclared boot");
+	check(strstr(error_of("name=y run=/x expect.mmap=$NOPE\n"), "not defined") != NULL,
+	      "error: undefined @let");
+	check(strstr(error_of("name=y run=/x expect.signal=SIGFOO\n"), "unknown expect.signal") != NULL,
+	      "error: unknown signal name");
+	check(strstr(error_of("name=y run=/x expect.exit=256\n"), "bad expect.exit") != NULL,
+	      "error: exit code out of range");
+	check(strstr(error_of("name=y run=/x expect.a=9..3\n"), "bad range") != NULL,
+	      "error: inverted range");
+	check(strstr(error_of("name=y run=/x user=70000\n"), "bad user") != NULL,
+	      "error: uid out of range");
+	check(strstr(error_of("@fcap /p cap_nonsense\n"), "unknown capability") != NULL,
+	      "error: unknown capability");
+	check(strstr(error_of("name=y run=/x kernel=other\n"), "kernel=") != NULL,
+	      "error: unknown kernel variant");
+	check(strstr(error_of("name=y run=/x norandom=yes\n"), "norandom") != NULL,
+	      "error: norandom takes 0 or 1");
+}
+
+static void test_names(void)
+{
+	char buf[64];
+
+	scn_status_text(SCN_SIGNAL, SIGSEGV, buf, sizeof(buf));
+	check(!strcmp(buf, "signal=SIGSEGV"), "status text: signal");
+	scn_status_text(SCN_ERRNO, E2BIG, buf, sizeof(buf));
+	check(!strcmp(buf, "errno=E2BIG"), "status text: errno");
+	scn_status_text(SCN_EXIT, 3, buf, sizeof(buf));
+	check(!strcmp(buf, "exit=3"), "status text: exit");
+	scn_status_text(SCN_ERRNO, 9999, buf, sizeof(buf));
+	check(!strcmp(buf, "errno=9999"), "status text: unknown errno as a number");
+}
+
+int main(void)
+{
+	test_sizes();
+	test_scenarios();
+	test_names();
+	return failures ? 1 : 0;
+}
