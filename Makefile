@@ -109,7 +109,7 @@ demo: deps guest
 
 shell: deps guest
 	GUEST_INTERACTIVE=1 i386-guest/boot.sh $(KOUT)-patched/arch/x86/boot/bzImage \
-		$(BUILD)/guest.cpio /dev/null guest.shell
+		$(BUILD)/guest.cpio /dev/null guest.shell loglevel=4
 
 clean:
 	rm -rf $(BUILD)/guest-bin $(BUILD)/host $(BUILD)/logs $(BUILD)/guest.cpio* $(BUILD)/uapi-*

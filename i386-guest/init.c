@@ -7,6 +7,9 @@
  *   guest.boot=TAG   run the scenarios with boot=TAG (default "default")
  *   guest.shell      no scenarios: an interactive busybox shell on ttyS0
  *
+ * Run from that shell (not as PID 1), it runs one scenario given as fields:
+ *   /init run=/bin/probe-suid user=1000 stack=unlimited
+ *
  * Which kernel this is (stock or patched) comes from `uname -r`, whose
  * suffix kernel/build.sh sets; scenarios with kernel=stock|patched run only
  * there.  Each scenario runs in a child: RLIMIT_STACK, personality, groups,
@@ -356,7 +359,40 @@ static void shell(void)
 		;
 }
 
-int main(void)
+/*
+ * Not PID 1 (from the shell of `make shell`): run the one scenario given as
+ * fields on the command line, e.g. init run=/bin/probe-suid user=1000 stack=unlimited
+ */
+static int run_command_line(int argc, char **argv)
+{
+	char line[4096] = "name=command-line";
+	struct scn_file st;
+	struct scenario s;
+	struct observed o;
+	FILE *f;
+
+	for (int i = 1; i < argc; i++) {
+		if (strlen(line) + strlen(argv[i]) + 2 > sizeof(line))
+			return 2;
+		strcat(line, " ");
+		strcat(line, argv[i]);
+	}
+	memset(&st, 0, sizeof(st));
+	st.path = "command line";
+	f = fmemopen(line, strlen(line), "r");
+	if (!f || scn_next(f, &st, &s) != 1) {
+		fprintf(stderr, "init: %s\n", st.error[0] ? st.error : "no scenario");
+		return 2;
+	}
+	fclose(f);
+	if (run(&s, &o))
+		return 1;
+	printf("%s", o.output);
+	report(&s, &o);
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
 	struct scn_file st;
 	struct sigaction sa = { .sa_handler = on_alarm };
@@ -364,6 +400,8 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGALRM, &sa, NULL);
+	if (getpid() != 1)
+		return run_command_line(argc, argv);
 	if (mount("proc", "/proc", "proc", 0, NULL))
 		perror("guest: mount /proc");
 	read_cmdline();
