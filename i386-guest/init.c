@@ -113,22 +113,25 @@ static void apply_fcap(const struct scn_fcap *f)
 		       f->path, f->caps);
 }
 
-/* argv or envp: the scenario's strings, then padding strings of 'x'. */
-static char **padded_vector(char *const *base, int n, unsigned long long pad, const char *chunk)
+/* argv or envp: the scenario's strings, empty strings, then padding of 'x'. */
+static char **padded_vector(char *const *base, int n, unsigned long long empty,
+			    unsigned long long pad, const char *chunk)
 {
 	unsigned long long strings = (pad + PAD_CHUNK - 1) / PAD_CHUNK;
-	char **vec = calloc((size_t)(n + strings + 1), sizeof(char *));
+	char **vec = calloc((size_t)(n + empty + strings + 1), sizeof(char *));
 	unsigned long long i;
 
 	if (!vec)
 		return NULL;
 	for (int k = 0; k < n; k++)
 		vec[k] = base[k];
+	for (i = 0; i < empty; i++)
+		vec[n + i] = (char *)chunk + PAD_CHUNK - 1;
 	for (i = 0; i < strings; i++) {
 		unsigned long long left = pad - i * PAD_CHUNK;
 		unsigned long long len = left < PAD_CHUNK ? left : PAD_CHUNK;
 
-		vec[n + i] = (char *)chunk + PAD_CHUNK - len;
+		vec[n + empty + i] = (char *)chunk + PAD_CHUNK - len;
 	}
 	return vec;
 }
@@ -156,8 +159,8 @@ static __attribute__((noreturn)) void child(const struct scenario *s, int out, i
 	memset(chunk, 'x', PAD_CHUNK - 1);
 	for (int i = 0; i < s->argc; i++)
 		args[i] = (char *)s->argv[i];
-	argv = padded_vector(args, s->argc, s->argv_bytes, chunk);
-	envp = padded_vector(NULL, 0, s->envp_bytes, chunk);
+	argv = padded_vector(args, s->argc, s->argv_empty, s->argv_bytes, chunk);
+	envp = padded_vector(NULL, 0, s->envp_empty, s->envp_bytes, chunk);
 	if (!argv || !envp || dup2(out, STDOUT_FILENO) < 0) {
 		perror("guest: child setup");
 		_exit(125);

@@ -6,6 +6,7 @@
 #   ok - [stock/default] kunit binfmt_elf.total_mapping_size_test
 #   ok - [stock/default] all 59 scenarios reported
 #   ok - [stock/default] kernel log has no oops, BUG or WARNING
+#   ok - [stock/default] kunit suite binfmt_elf ran
 #
 # Expects the kernels, the initramfs and build/host/scenario-lint to be
 # built (the Makefile does that).  Logs stay in $BUILD/logs.
@@ -23,8 +24,8 @@ boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
 
 # Console log -> TAP lines, prefixed with [variant/boot].
 parse_log() {
-	local log=$1 tag=$2 want=$3
-	awk -v tag="$tag" -v want="$want" '
+	local log=$1 tag=$2 want=$3 suites=$4
+	awk -v tag="$tag" -v want="$want" -v suites="$suites" '
 	function emit(ok, name, extra) {
 		printf "%s - [%s] %s%s\n", ok ? "ok" : "not ok", tag, name, extra
 	}
@@ -37,10 +38,19 @@ parse_log() {
 		sub(/^    (not )?ok [0-9]+ (- )?/, "", name)
 		skip = name ~ /# SKIP/
 		sub(/ *#.*/, "", name)
+		seen[suite]++
 		if (skip) { printf "ok - [%s] kunit %s.%s # SKIP\n", tag, suite, name; next }
 		emit(ok, "kunit " suite "." name, "")
 		next
 	}
+	!runner && /^        (not )?ok [0-9]+ / {
+		ok = $1 == "ok"
+		name = $0
+		sub(/^        (not )?ok [0-9]+ (- )?/, "", name)
+		emit(ok, "kunit " suite " param: " name, "")
+		next
+	}
+	!runner && /^        # .*(Expected|expected|ASSERTION|EXPECTATION)/ { print "#   " $0; next }
 	runner && /^(not )?ok [0-9]+ - / {
 		ok = $1 == "ok"
 		name = $0
@@ -61,11 +71,22 @@ parse_log() {
 		emit(complete, "all " want " scenarios reported",
 		     complete ? "" : sprintf(" # plan %d, ran %d (guest died or hung?)", plan, ran))
 		emit(!bad, "kernel log has no oops, BUG or WARNING", bad ? badlines : "")
+		n = split(suites, want_suites, " ")
+		for (i = 1; i <= n; i++)
+			emit(seen[want_suites[i]] > 0, "kunit suite " want_suites[i] " ran", "")
 	}' "$log"
+}
+
+# The KUnit suites a variant's config promises ("# kunit-suite: NAME").
+kunit_suites() {
+	local base=$top/kernel/config/$ARCH-guest
+	cat "$base.config" $([ -f "$base-$1.config" ] && echo "$base-$1.config") |
+		sed -n 's/^# kunit-suite: //p' | tr '\n' ' '
 }
 
 for variant in "$@"; do
 	kernel=$BUILD/out/linux-$SERIES-$ARCH-$variant/arch/x86/boot/bzImage
+	suites=$(kunit_suites "$variant")
 	while IFS=$'\t' read -r boot params; do
 		tag=$variant/$boot
 		want=$("$LINT" --count "$boot" "${scenarios[@]}" | awk -v v="$variant" '$1 == v { print $2 }')
@@ -78,6 +99,6 @@ for variant in "$@"; do
 		if [ "$status" = 124 ]; then
 			echo "not ok - [$tag] guest finished within ${GUEST_TIMEOUT:-600} s # timed out, see $log"
 		fi
-		parse_log "$log" "$tag" "$want"
+		parse_log "$log" "$tag" "$want" "$suites"
 	done <<< "$boots"
 done

@@ -235,7 +235,7 @@ static int parse_run(struct scn_file *st, const char *text, struct scenario *s)
 
 static const char *const keys[] = {
 	"name", "run", "user", "stack", "argv_bytes", "envp_bytes", "norandom",
-	"boot", "kernel",
+	"boot", "kernel", "argv_empty", "envp_empty",
 };
 
 static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)
@@ -259,6 +259,8 @@ static int parse_field(struct scn_file *st, const char *key, const char *val, st
 		if (strcmp(val, "any") && strcmp(val, "stock") && strcmp(val, "patched"))
 			return fail(st, "kernel= takes any, stock or patched");
 		return copy(st, s->kernel, sizeof(s->kernel), val, "kernel");
+	case 9: return parse_size(val, &s->argv_empty) ? fail(st, "bad argv_empty=%s", val) : 0;
+	case 10: return parse_size(val, &s->envp_empty) ? fail(st, "bad envp_empty=%s", val) : 0;
 	default: return fail(st, "unknown field '%s'", key);
 	}
 }

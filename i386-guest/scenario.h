@@ -43,7 +43,8 @@ struct scenario {
 	int argc;
 	unsigned int uid, gid;
 	struct scn_limit stack;
-	unsigned long long argv_bytes, envp_bytes;
+	unsigned long long argv_bytes, envp_bytes;	/* padding in 32 KiB strings */
+	unsigned long long argv_empty, envp_empty;	/* empty strings ("") */
 	bool norandom;
 	char boot[32];
 	char kernel[32];		/* "any", "stock" or "patched" */

@@ -2,7 +2,8 @@
 # Build one guest kernel: kernel/build.sh stock|patched [ARCH]
 #
 # stock   is built from the pristine tree, patched from the patched tree;
-# both from the same config (tinyconfig + kernel/config/$ARCH-guest.config),
+# both from the same config (tinyconfig + kernel/config/$ARCH-guest.config,
+# plus $ARCH-guest-patched.config for symbols the series adds),
 # each in its own output folder, $BUILD/out/linux-$SERIES-$ARCH-$VARIANT.
 # Builds are incremental; the config is regenerated only when the fragment
 # changed.  Prints the path of the bzImage on the last line.
@@ -31,9 +32,11 @@ mkdir -p "$out"
 # git tree the patched kernel is built from.
 kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "$@"; }
 
-# The fragment plus the variant's name, so `uname -r` tells which kernel booted.
+# The fragment, the variant's own fragment if any (symbols only the series
+# adds), and the variant's name, so `uname -r` tells which kernel booted.
 want_config() {
 	cat "$fragment"
+	[ ! -f "${fragment%.config}-$variant.config" ] || cat "${fragment%.config}-$variant.config"
 	echo "CONFIG_LOCALVERSION=\"-$variant\""
 }
 

@@ -102,6 +102,9 @@ static void test_scenarios(void)
 	      s.argv_bytes == 1048576 && s.envp_bytes == 2048 && s.norandom &&
 	      s.status == SCN_ERRNO && s.status_value == E2BIG,
 	      "scenario: every field");
+	check(parses("name=e1 run=/x argv_empty=1258286 envp_empty=3\n", &s) &&
+	      s.argv_empty == 1258286 && s.envp_empty == 3,
+	      "scenario: empty-string counts");
 	check(parses("name=b run=/x\n", &s) && s.status == SCN_EXIT && s.status_value == 0 &&
 	      !s.stack.set && s.uid == 0 && !strcmp(s.boot, "default") && !strcmp(s.kernel, "any"),
 	      "scenario: defaults (exit 0, root, inherited rlimit, default boot, any kernel)");
