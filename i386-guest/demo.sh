@@ -16,8 +16,11 @@ for variant in stock patched; do
 	for log in "$BUILD/logs/linux-$SERIES-$ARCH-$variant"-*.log; do
 		boot=${log##*-}
 		boot=${boot%.log}
+		# An observation identical to its expectation is shown as "=":
+		# ranges and differences stand out.
 		tr -d '\r' < "$log" | awk -F'\t' -v boot="$boot" '$1 == "# row" {
-			printf "%s\t%s\t%s\t%s\n", boot == "default" ? $2 : $2 " [" boot "]", $3, $4, $5 }'
+			printf "%s\t%s\t%s\t%s\n", boot == "default" ? $2 : $2 " [" boot "]",
+				$3, $4 == $3 ? "=" : $4, $5 }'
 	done | awk -F'\t' '
 	{ for (i = 1; i <= 4; i++) { cell[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } }
 	END {

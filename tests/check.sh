@@ -19,10 +19,27 @@ run_host() {
 	[ "$status" = 0 ] || echo "not ok - host $name exited with status $status"
 }
 
+# Every patch of the series must be checkpatch --strict clean.  (That each
+# applies is checked by kernel/tree.sh, which stops the build otherwise.)
+checkpatch_series() {
+	local tree=$BUILD/src/linux-${SERIES:-6.1}-pristine name out
+	while read -r name; do
+		case "$name" in ''|'#'*) continue ;; esac
+		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$top/kernel/patches/$name" 2>&1); then
+			echo "ok - checkpatch --strict $name"
+		else
+			echo "not ok - checkpatch --strict $name"
+			echo "$out" | sed 's/^/#   /'
+		fi
+	done < "$top/kernel/patches/series"
+}
+
 {
 	echo "# host tests"
 	run_host scenario-lint "$BUILD/host/scenario-lint" "$top"/tests/scenarios/*.scn
 	run_host test-scenario "$BUILD/host/test-scenario"
+	echo "# kernel series: checkpatch --strict on each patch in series order"
+	checkpatch_series
 	echo "# guest tests: linux $("$top/kernel/tree.sh" version) from $(ls /usr/src/linux-source-"${SERIES:-6.1}".tar.xz)"
 	"$top/i386-guest/run.sh" stock patched
 } 2>&1 | tee "$report"
