@@ -97,8 +97,15 @@ $(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
 	@mkdir -p $(@D)
 	cc $(HOST_CFLAGS) -o $@ tests/host/test-scenario.c i386-guest/scenario.c samples/size.c
 
+# The note's two definitions (kernel UAPI, elf-note-tool's header) must
+# agree: built for i386 against the patched tree's headers, run here.
+$(BUILD)/host/test-note-abi: tests/host/test-note-abi.c elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
+	@mkdir -p $(@D)
+	$(CC_I386) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
+
 host-tools: $(BUILD)/host/scenario-lint
-host-tests: $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario
+host-tests: uapi
+	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario $(BUILD)/host/test-note-abi
 
 # --- the commands ---------------------------------------------------------------
 check: deps host-tests guest

@@ -189,7 +189,43 @@ struct observed {
 	char output[OUTPUT_MAX];
 };
 
+static int run_child(const struct scenario *s, struct observed *o);
+
+/* Reads a sysctl into old (if given), then writes value; 0 or -1. */
+static int swap_sysctl(const char *path, const char *value, char *old, size_t len)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (old) {
+		n = read(fd, old, len - 1);
+		old[n > 0 ? n : 0] = '\0';
+		old[strcspn(old, "\n")] = '\0';
+	}
+	/* At offset 0: strict sysctl writes ignore the rest. */
+	n = pwrite(fd, value, strlen(value), 0);
+	close(fd);
+	return n == (ssize_t)strlen(value) ? 0 : -1;
+}
+
 static int run(const struct scenario *s, struct observed *o)
+{
+	char old[64];
+	int r;
+
+	if (!s->sysctl[0])
+		return run_child(s, o);
+	if (swap_sysctl(s->sysctl, s->sysctl_value, old, sizeof(old)))
+		return -1;
+	r = run_child(s, o);
+	if (swap_sysctl(s->sysctl, old, NULL, 0))
+		return -1;
+	return r;
+}
+
+static int run_child(const struct scenario *s, struct observed *o)
 {
 	int out[2], errp[2], status, err = 0;
 	size_t used = 0;

@@ -233,9 +233,26 @@ static int parse_run(struct scn_file *st, const char *text, struct scenario *s)
 	return 0;
 }
 
+/* sysctl=fs.name=VALUE: the dotted name becomes a /proc/sys path. */
+static int parse_sysctl(struct scn_file *st, const char *text, struct scenario *s)
+{
+	const char *eq = strchr(text, '=');
+	size_t n = eq ? (size_t)(eq - text) : 0;
+	char *p;
+
+	if (!n || !eq[1] || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_.") != n ||
+	    n + sizeof("/proc/sys/") > sizeof(s->sysctl))
+		return fail(st, "bad sysctl=%s (NAME=VALUE, e.g. fs.secureexec_stack_max=0)", text);
+	snprintf(s->sysctl, sizeof(s->sysctl), "/proc/sys/%.*s", (int)n, text);
+	for (p = s->sysctl + sizeof("/proc/sys/") - 1; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	return copy(st, s->sysctl_value, sizeof(s->sysctl_value), eq + 1, "sysctl value");
+}
+
 static const char *const keys[] = {
 	"name", "run", "user", "stack", "argv_bytes", "envp_bytes", "norandom",
-	"boot", "kernel", "argv_empty", "envp_empty",
+	"boot", "kernel", "argv_empty", "envp_empty", "sysctl",
 };
 
 static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)
@@ -261,6 +278,7 @@ static int parse_field(struct scn_file *st, const char *key, const char *val, st
 		return copy(st, s->kernel, sizeof(s->kernel), val, "kernel");
 	case 9: return parse_size(val, &s->argv_empty) ? fail(st, "bad argv_empty=%s", val) : 0;
 	case 10: return parse_size(val, &s->envp_empty) ? fail(st, "bad envp_empty=%s", val) : 0;
+	case 11: return parse_sysctl(st, val, s);
 	default: return fail(st, "unknown field '%s'", key);
 	}
 }

@@ -46,6 +46,8 @@ struct scenario {
 	unsigned long long argv_bytes, envp_bytes;	/* padding in 32 KiB strings */
 	unsigned long long argv_empty, envp_empty;	/* empty strings ("") */
 	bool norandom;
+	char sysctl[128];		/* /proc/sys path, "" for none */
+	char sysctl_value[64];		/* written for the run, then restored */
 	char boot[32];
 	char kernel[32];		/* "any", "stock" or "patched" */
 	enum scn_status status;

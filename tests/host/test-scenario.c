@@ -105,6 +105,14 @@ static void test_scenarios(void)
 	check(parses("name=e1 run=/x argv_empty=1258286 envp_empty=3\n", &s) &&
 	      s.argv_empty == 1258286 && s.envp_empty == 3,
 	      "scenario: empty-string counts");
+	check(parses("name=s run=/x sysctl=fs.secureexec_stack_max=0\n", &s) &&
+	      !strcmp(s.sysctl, "/proc/sys/fs/secureexec_stack_max") &&
+	      !strcmp(s.sysctl_value, "0"),
+	      "scenario: sysctl= names a /proc/sys file");
+	check(strstr(error_of("name=s run=/x sysctl=fs/../x=1\n"), "bad sysctl") != NULL,
+	      "error: sysctl name outside the grammar");
+	check(strstr(error_of("name=s run=/x sysctl=fs.x=\n"), "bad sysctl") != NULL,
+	      "error: sysctl without a value");
 	check(parses("name=b run=/x\n", &s) && s.status == SCN_EXIT && s.status_value == 0 &&
 	      !s.stack.set && s.uid == 0 && !strcmp(s.boot, "default") && !strcmp(s.kernel, "any"),
 	      "scenario: defaults (exit 0, root, inherited rlimit, default boot, any kernel)");
