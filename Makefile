@@ -78,6 +78,7 @@ $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 # new times.
 samples: deps uapi
 	$(MAKE) -s -C samples OUT=$(GUEST_BIN)
+	tests/malformed/make-corpus.sh $(BUILD)/generated
 	$(MAKE) -s $(GUEST_BIN)/init $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint
 
 initramfs: samples

@@ -187,9 +187,11 @@ struct observed {
 	enum scn_status status;
 	int value;
 	char output[OUTPUT_MAX];
+	char kmsg[OUTPUT_MAX];	/* kernel log lines printed during the run */
 };
 
 static int run_child(const struct scenario *s, struct observed *o);
+static int run_with_sysctl(const struct scenario *s, struct observed *o);
 
 /* Reads a sysctl into old (if given), then writes value; 0 or -1. */
 static int swap_sysctl(const char *path, const char *value, char *old, size_t len)
@@ -210,7 +212,52 @@ static int swap_sysctl(const char *path, const char *value, char *old, size_t le
 	return n == (ssize_t)strlen(value) ? 0 : -1;
 }
 
+/* The kernel log from here on: /dev/kmsg positioned at its end. */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Appends the text of every new record, one line each. */
+static void kmsg_collect(int fd, char *out, size_t len)
+{
+	char rec[1024];
+	size_t used = 0;
+	ssize_t n;
+
+	out[0] = '\0';
+	while (fd >= 0 && (n = read(fd, rec, sizeof(rec) - 1)) > 0) {
+		const char *text;
+
+		rec[n] = '\0';
+		text = strchr(rec, ';');
+		text = text ? text + 1 : rec;
+		n = (ssize_t)strcspn(text, "\n");
+		if (used + (size_t)n + 2 < len) {
+			memcpy(out + used, text, (size_t)n);
+			used += (size_t)n;
+			out[used++] = '\n';
+			out[used] = '\0';
+		}
+	}
+}
+
 static int run(const struct scenario *s, struct observed *o)
+{
+	int kmsg = kmsg_open(), r;
+
+	r = run_with_sysctl(s, o);
+	kmsg_collect(kmsg, o->kmsg, sizeof(o->kmsg));
+	if (kmsg >= 0)
+		close(kmsg);
+	return r;
+}
+
+static int run_with_sysctl(const struct scenario *s, struct observed *o)
 {
 	char old[64];
 	int r;
@@ -291,6 +338,29 @@ static void append(char *buf, size_t len, const char *fmt, const char *a, const 
 		snprintf(buf + used, len - used, fmt, a, b);
 }
 
+/* Whether one line of log holds every comma-separated word of words. */
+static bool log_has(const char *log, const char *words)
+{
+	char line[1024], word[SCN_TEXT];
+
+	for (const char *p = log; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		const char *w = words;
+		bool all = true;
+
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
+		while (*w) {
+			size_t n = strcspn(w, ",");
+
+			snprintf(word, sizeof(word), "%.*s", (int)n, w);
+			all = all && strstr(line, word);
+			w += n + (w[n] == ',');
+		}
+		if (all)
+			return true;
+	}
+	return false;
+}
+
 static void report(const struct scenario *s, const struct observed *o)
 {
 	char expected[1024], observed[1024], value[SCN_TEXT];
@@ -306,6 +376,20 @@ static void report(const struct scenario *s, const struct observed *o)
 		append(observed, sizeof(observed), " %s=%s", v->key, got ? got : "(missing)");
 		if (!got || !scn_value_matches(v, got))
 			ok = false;
+	}
+	if (s->kmsg[0]) {
+		bool has = log_has(o->kmsg, s->kmsg);
+
+		append(expected, sizeof(expected), " %s%s", "kmsg=", s->kmsg);
+		append(observed, sizeof(observed), " %s%s", "kmsg=", has ? s->kmsg : "(no such line)");
+		ok = ok && has;
+	}
+	if (s->no_kmsg[0]) {
+		bool has = log_has(o->kmsg, s->no_kmsg);
+
+		append(expected, sizeof(expected), " %s%s", "no_kmsg=", s->no_kmsg);
+		append(observed, sizeof(observed), " %s%s", "no_kmsg=", has ? "(logged)" : s->no_kmsg);
+		ok = ok && !has;
 	}
 	test_number++;
 	if (ok)

@@ -1,6 +1,7 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio: the guest's initramfs, from initramfs.list plus
-# every tests/scenarios/*.scn, packed by the kernel's own gen_init_cpio.
+# mkinitramfs.sh OUT.cpio: the guest's initramfs, from initramfs.list, the
+# malformed-note corpus and every scenario file (scenario-files.sh), packed
+# by the kernel's own gen_init_cpio.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +20,9 @@ list=$out.list
 {
 	sed -e '/^#/d' -e '/^$/d' -e "s|\$BIN|$BIN|g" -e "s|\$BUSYBOX|$BUSYBOX|g" \
 		"$top/i386-guest/initramfs.list"
-	for scn in "$top"/tests/scenarios/*.scn; do
+	# The malformed-note corpus (tests/malformed/make-corpus.sh).
+	[ ! -f "$BUILD/generated/corpus.list" ] || cat "$BUILD/generated/corpus.list"
+	"$top/i386-guest/scenario-files.sh" | while read -r scn; do
 		echo "file /etc/scenarios/$(basename "$scn") $scn 0644 0 0"
 	done
 } > "$list"

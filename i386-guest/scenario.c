@@ -212,6 +212,10 @@ static int parse_expect(struct scn_file *st, const char *key, const char *text, 
 {
 	if (!strcmp(key, "exit") || !strcmp(key, "signal") || !strcmp(key, "errno"))
 		return parse_status(st, key, text, s);
+	if (!strcmp(key, "kmsg"))
+		return copy(st, s->kmsg, sizeof(s->kmsg), text, "expect.kmsg");
+	if (!strcmp(key, "no_kmsg"))
+		return copy(st, s->no_kmsg, sizeof(s->no_kmsg), text, "expect.no_kmsg");
 	return parse_value(st, key, text, s);
 }
 

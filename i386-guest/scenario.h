@@ -54,6 +54,12 @@ struct scenario {
 	int status_value;		/* exit code, signal or errno number */
 	struct scn_value values[SCN_MAX_VALUES];
 	int nvalues;
+	/*
+	 * Kernel log lines the run must (kmsg) or must not (no_kmsg) print:
+	 * comma-separated words that one line contains all of; "" for none.
+	 */
+	char kmsg[SCN_TEXT];
+	char no_kmsg[SCN_TEXT];
 };
 
 struct scn_boot {

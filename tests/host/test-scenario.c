@@ -113,6 +113,9 @@ static void test_scenarios(void)
 	      "error: sysctl name outside the grammar");
 	check(strstr(error_of("name=s run=/x sysctl=fs.x=\n"), "bad sysctl") != NULL,
 	      "error: sysctl without a value");
+	check(parses("name=k run=/x expect.kmsg=a,b expect.no_kmsg=c\n", &s) &&
+	      !strcmp(s.kmsg, "a,b") && !strcmp(s.no_kmsg, "c") && s.nvalues == 0,
+	      "scenario: kernel log expectations are not program values");
 	check(parses("name=b run=/x\n", &s) && s.status == SCN_EXIT && s.status_value == 0 &&
 	      !s.stack.set && s.uid == 0 && !strcmp(s.boot, "default") && !strcmp(s.kernel, "any"),
 	      "scenario: defaults (exit 0, root, inherited rlimit, default boot, any kernel)");
