@@ -4,6 +4,7 @@
 #   make check    host tests, both guest kernels, every guest scenario;
 #                 ends with "N passed, N failed"
 #   make demo     boot stock and patched guests, print the scenario tables
+#   make bench    time execs on both kernels (not a test): docs/benchmarks.md
 #   make shell    boot the patched guest with an interactive busybox shell
 #   make clean    remove build products but keep the kernel trees and builds
 #   make distclean  remove build/ entirely (every cache)
@@ -115,6 +116,12 @@ check: deps host-tests guest
 demo: deps guest
 	i386-guest/demo.sh
 
+# Not a test: times execs on both kernels, writes docs/benchmarks.md.
+bench: deps initramfs
+	kernel/build.sh stock $(ARCH) bench
+	kernel/build.sh patched $(ARCH) bench
+	i386-guest/bench.sh
+
 shell: deps guest
 	GUEST_INTERACTIVE=1 i386-guest/boot.sh $(KOUT)-patched/arch/x86/boot/bzImage \
 		$(BUILD)/guest.cpio /dev/null guest.shell loglevel=4
@@ -125,4 +132,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: deps kernels tree uapi samples initramfs guest host-tools host-tests check demo shell clean distclean
+.PHONY: deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench shell clean distclean

@@ -18,7 +18,9 @@ shift 3
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-600}
 QEMU=${QEMU:-qemu-system-i386}
 
-args=(-M pc -cpu max -m 512M -smp 1 -no-reboot -nodefaults
+# QEMU_EXTRA: more QEMU options, e.g. "-icount shift=0" (bench.sh).
+# shellcheck disable=SC2206
+args=(-M pc -cpu max -m 512M -smp 1 -no-reboot -nodefaults ${QEMU_EXTRA:-}
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 oops=panic $*")
 

@@ -22,7 +22,7 @@ list=$out.list
 		"$top/i386-guest/initramfs.list"
 	# The malformed-note corpus (tests/malformed/make-corpus.sh).
 	[ ! -f "$BUILD/generated/corpus.list" ] || cat "$BUILD/generated/corpus.list"
-	"$top/i386-guest/scenario-files.sh" | while read -r scn; do
+	{ "$top/i386-guest/scenario-files.sh"; ls "$top"/tests/bench/*.scn; } | while read -r scn; do
 		echo "file /etc/scenarios/$(basename "$scn") $scn 0644 0 0"
 	done
 } > "$list"

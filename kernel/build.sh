@@ -7,14 +7,19 @@
 # each in its own output folder, $BUILD/out/linux-$SERIES-$ARCH-$VARIANT.
 # Builds are incremental; the config is regenerated only when the fragment
 # changed.  Prints the path of the bzImage on the last line.
+#
+# kernel/build.sh VARIANT ARCH PROFILE builds a profile: PROFILE's fragment
+# ($ARCH-PROFILE.config) is merged last instead of the variant's, into
+# $BUILD/out/linux-$SERIES-$ARCH-$VARIANT-$PROFILE (make bench: "bench").
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 SERIES=${SERIES:-6.1}
 JOBS=${JOBS:-2}
-variant=${1:?usage: kernel/build.sh stock|patched [ARCH]}
+variant=${1:?usage: kernel/build.sh stock|patched [ARCH [PROFILE]]}
 arch=${2:-i386}
+profile=${3:-}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 
@@ -26,7 +31,7 @@ esac
 
 fragment=$top/kernel/config/$arch-guest.config
 [ -f "$fragment" ] || die "no config fragment $fragment"
-out=$BUILD/out/linux-$SERIES-$arch-$variant
+out=$BUILD/out/linux-$SERIES-$arch-$variant${profile:+-$profile}
 mkdir -p "$out"
 # LOCALVERSION set (empty) keeps setlocalversion from adding "+" for the
 # git tree the patched kernel is built from.
@@ -36,7 +41,11 @@ kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "$@"; }
 # adds), and the variant's name, so `uname -r` tells which kernel booted.
 want_config() {
 	cat "$fragment"
-	[ ! -f "${fragment%.config}-$variant.config" ] || cat "${fragment%.config}-$variant.config"
+	if [ -n "$profile" ]; then
+		cat "${fragment%-guest.config}-$profile.config"
+	elif [ -f "${fragment%.config}-$variant.config" ]; then
+		cat "${fragment%.config}-$variant.config"
+	fi
 	echo "CONFIG_LOCALVERSION=\"-$variant\""
 }
 
@@ -48,7 +57,8 @@ configure() {
 	kmake olddefconfig >/dev/null
 	# merge_config only warns when a symbol did not stick (missing
 	# dependency): a guest without, say, MULTIUSER would quietly test
-	# nothing, so insist that every requested value is in the result.
+	# nothing, so insist that every requested value (the last one given
+	# for each symbol) is in the result.
 	local line sym
 	while read -r line; do
 		case "$line" in
@@ -56,7 +66,9 @@ configure() {
 			! grep -q "^$sym=" "$out/.config" || die "$sym is set but the fragment says n" ;;
 		CONFIG_*) grep -qxF "$line" "$out/.config" || die "config did not take '$line' (missing dependency?)" ;;
 		esac
-	done < "$out/fragment.config"
+	done < <(awk -F= '/^CONFIG_/ { last[$1] = $0; order[++n] = $1 }
+		END { for (i = 1; i <= n; i++) if (!seen[order[i]]++) print last[order[i]] }' \
+		"$out/fragment.config")
 	cp "$out/fragment.config" "$out/fragment.applied"
 }
 

@@ -37,7 +37,7 @@ checkpatch_series() {
 {
 	echo "# host tests"
 	mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
-	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}"
+	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}" "$top"/tests/bench/*.scn
 	run_host test-scenario "$BUILD/host/test-scenario"
 	run_host test-tree "$top/tests/host/test-tree.sh"
 	run_host test-note-abi "$BUILD/host/test-note-abi"

@@ -32,6 +32,40 @@ expand() {
 	done
 }
 
+# Little-endian words of the file, and writing one in place.
+u32() { od -An -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
+u16() { od -An -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
+put_u32() {
+	printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($3 & 255)) $(($3 >> 8 & 255)) \
+		$(($3 >> 16 & 255)) $(($3 >> 24 & 255)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# move_note BIN HOW: copy the PT_NOTE's bytes to the end of the file and
+# point the program header at the copy, to reach the kernel's other read
+# path.  cross-page: the copy straddles a page boundary 12 bytes into it;
+# past-eof: the segment claims 64 bytes more than the file has.
+move_note() {
+	local bin=$1 how=$2 phoff phent phnum i ph off len size at
+	phoff=$(u32 "$bin" 28); phent=$(u16 "$bin" 42); phnum=$(u16 "$bin" 44)
+	for ((i = 0; i < phnum; i++)); do
+		ph=$((phoff + i * phent))
+		[ "$(u32 "$bin" "$ph")" = 4 ] && break	# PT_NOTE
+	done
+	off=$(u32 "$bin" $((ph + 4))); len=$(u32 "$bin" $((ph + 16)))
+	size=$(stat -c %s "$bin")
+	case "$how" in
+	cross-page) at=$(( (size + 4095) / 4096 * 4096 + 4096 - 12 )) ;;
+	past-eof) at=$(( (size + 3) / 4 * 4 )) ;;
+	esac
+	dd if="$bin" bs=1 skip="$off" count="$len" status=none > "$bin.note"
+	truncate -s "$at" "$bin"
+	cat "$bin.note" >> "$bin"
+	rm -f "$bin.note"
+	put_u32 "$bin" $((ph + 4)) "$at"
+	[ "$how" != past-eof ] || put_u32 "$bin" $((ph + 16)) $((len + 64))
+}
+
 scn=$out/scenarios/60-malformed-notes.scn
 list=$out/corpus.list
 {
@@ -56,6 +90,10 @@ while read -r name outcome words; do
 		$CC_I386 -std=gnu11 -O2 -static -s -Wl,--build-id=none \
 			-o "$out/bin/bad-$name" "$top/samples/probe.c" "$top/samples/stackmap.c" \
 			"$top/samples/size.c" "$src"
+		case "$name" in
+		cross-page-*) move_note "$out/bin/bad-$name" cross-page ;;
+		past-eof-*) move_note "$out/bin/bad-$name" past-eof ;;
+		esac
 	else
 		rm -f "$src.tmp"
 	fi

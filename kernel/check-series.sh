@@ -1,0 +1,47 @@
+#!/bin/bash
+# check-series.sh: build every prefix of the series (patch 1, patches 1-2,
+# ...) for i386 in a scratch output folder, to show that each patch builds
+# on its own.  A maintainer's check, slower than make check (every patch
+# that touches a widely included header rebuilds much of the kernel).
+# The scratch worktree and output folder are removed afterwards.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+SERIES=${SERIES:-6.1}
+JOBS=${JOBS:-2}
+"$top/kernel/tree.sh" patched >/dev/null
+tree=$BUILD/src/linux-$SERIES-patched
+work=$BUILD/series-check
+out=$BUILD/out/series-check
+config=$BUILD/out/linux-$SERIES-i386-patched/.config
+[ -f "$config" ] || { echo "check-series.sh: build the patched kernel first (make kernels)" >&2; exit 1; }
+
+cleanup() {
+	git -C "$tree" worktree remove --force "$work" 2>/dev/null || true
+	rm -rf "$out"
+}
+trap cleanup EXIT
+cleanup
+git -C "$tree" worktree add -q --detach "$work" pristine
+mkdir -p "$out"
+cp "$config" "$out/.config"
+
+n=0
+for commit in $(git -C "$tree" rev-list --reverse pristine..HEAD); do
+	n=$((n + 1))
+	git -C "$work" checkout -q "$commit"
+	subject=$(git -C "$work" log -1 --format=%s)
+	# Symbols a later patch adds are dropped by olddefconfig; set them
+	# again from the full config once they exist.
+	cp "$config" "$out/.config"
+	make -s -C "$work" O="$out" ARCH=i386 LOCALVERSION= olddefconfig
+	start=$(date +%s)
+	if make -s -C "$work" O="$out" ARCH=i386 LOCALVERSION= -j"$JOBS" bzImage 2>"$out/warnings.txt" &&
+	   ! grep -q 'warning:' "$out/warnings.txt"; then
+		echo "ok - patch $n builds on its own, no warnings ($(( $(date +%s) - start )) s): $subject"
+	else
+		echo "not ok - patch $n: $subject"
+		sed 's/^/#   /' "$out/warnings.txt"
+	fi
+done
