@@ -6,11 +6,14 @@
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
 #   make shell    boot the patched guest with an interactive busybox shell
+#   make elfnote  build the note tool; make install PREFIX=... DESTDIR=...
 #   make clean    remove build products but keep the kernel trees and builds
 #   make distclean  remove build/ entirely (every cache)
 
 SHELL := /bin/bash
 BUILD ?= $(CURDIR)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
 SERIES ?= 6.1
 ARCH ?= i386
 export BUILD SERIES ARCH
@@ -106,8 +109,16 @@ $(BUILD)/host/test-note-abi: tests/host/test-note-abi.c elf-note-tool/include/ex
 	$(CC_I386) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
 
 host-tools: $(BUILD)/host/scenario-lint
-host-tests: uapi
+host-tests: uapi samples
 	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario $(BUILD)/host/test-note-abi
+	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all test-build
+
+# --- elfnote --------------------------------------------------------------------
+elfnote: deps
+	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote
+
+install: elfnote
+	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote install PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)"
 
 # --- the commands ---------------------------------------------------------------
 check: deps host-tests guest
@@ -132,4 +143,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench shell clean distclean
+.PHONY: elfnote install deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench shell clean distclean

@@ -41,6 +41,7 @@ checkpatch_series() {
 	run_host test-scenario "$BUILD/host/test-scenario"
 	run_host test-tree "$top/tests/host/test-tree.sh"
 	run_host test-note-abi "$BUILD/host/test-note-abi"
+	run_host test-elfnote "$top/tests/host/test-elfnote.sh"
 	echo "# kernel series: checkpatch --strict on each patch in series order"
 	checkpatch_series
 	echo "# guest tests: linux $("$top/kernel/tree.sh" version) from $(ls /usr/src/linux-source-"${SERIES:-6.1}".tar.xz)"

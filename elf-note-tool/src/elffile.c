@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "elffile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The kernel refuses program header tables larger than this (x86 page). */
+#define PHDR_TABLE_MAX 4096
+
+static void refuse(struct elf_report *r, enum elf_verdict v, const char *why)
+{
+	r->verdict = v;
+	snprintf(r->reason, sizeof(r->reason), "%s", why);
+}
+
+/* The ELF header checks load_elf_binary() makes, as one-line reasons. */
+static const char *check_header(Elf *elf, const GElf_Ehdr *eh, size_t phnum, off_t size)
+{
+	size_t entsize = gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT);
+
+	switch (eh->e_type) {
+	case ET_EXEC:
+	case ET_DYN:
+		break;
+	case ET_REL: return "a relocatable object, not an executable";
+	case ET_CORE: return "a core file, not an executable";
+	default: return "not an executable (unknown ELF type)";
+	}
+	if (phnum == 0)
+		return "no program headers";
+	if (eh->e_phentsize != entsize)
+		return "program header entry size is wrong for its class";
+	if (phnum * entsize > PHDR_TABLE_MAX)
+		return "program header table is larger than one page";
+	if (eh->e_phoff > (uint64_t)size || phnum * entsize > (uint64_t)size - eh->e_phoff)
+		return "program header table lies outside the file";
+	return NULL;
+}
+
+/* Loadable segments may not overlap in memory (the loader maps them in order). */
+static const char *check_segments(Elf *elf, size_t phnum)
+{
+	uint64_t prev_end = 0;
+	bool first = true;
+
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return "unreadable program header";
+		if (ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_memsz < ph.p_filesz)
+			return "a loadable segment is smaller in memory than in the file";
+		if (!first && ph.p_vaddr < prev_end)
+			return "loadable segments overlap or are out of order";
+		prev_end = ph.p_vaddr + ph.p_memsz;
+		first = false;
+	}
+	return NULL;
+}
+
+static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_report *r)
+{
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		size_t want, have;
+		Elf_Data *d;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE || !ph.p_filesz)
+			continue;
+		/* Like the kernel: what lies past the end of the file is not read. */
+		if (ph.p_offset >= (uint64_t)size)
+			continue;
+		want = ph.p_filesz < POLICY_READ_MAX ? (size_t)ph.p_filesz : POLICY_READ_MAX;
+		have = (uint64_t)size - ph.p_offset < want ? (size_t)(size - (off_t)ph.p_offset) : want;
+		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, have, ELF_T_BYTE);
+		if (!d) {
+			refuse(r, ELF_IO_ERROR, elf_errmsg(-1));
+			return;
+		}
+		if (!policy_walk_segment(d->d_buf, have, ph.p_align == 8 ? 8 : 4,
+					 have == ph.p_filesz, be, &r->policy))
+			break;
+	}
+	if (r->policy.malformed)
+		r->verdict = ELF_MALFORMED;
+	else
+		r->verdict = r->policy.found ? ELF_ANNOTATED : ELF_NO_NOTE;
+}
+
+static void inspect_elf(Elf *elf, off_t size, struct elf_report *r)
+{
+	GElf_Ehdr eh;
+	size_t phnum;
+	const char *why;
+	char *ident;
+
+	if (elf_kind(elf) == ELF_K_AR) {
+		refuse(r, ELF_NOT_EXECUTABLE, "an archive, not an executable");
+		return;
+	}
+	if (elf_kind(elf) != ELF_K_ELF || !(ident = elf_getident(elf, NULL))) {
+		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
+		return;
+	}
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &phnum)) {
+		refuse(r, ELF_NOT_EXECUTABLE, "truncated or damaged ELF header");
+		return;
+	}
+	r->elf_class = ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+	r->big_endian = ident[EI_DATA] == ELFDATA2MSB;
+	r->type = eh.e_type == ET_EXEC ? "executable" : "shared object";
+	why = check_header(elf, &eh, phnum, size);
+	if (!why)
+		why = check_segments(elf, phnum);
+	if (why) {
+		refuse(r, ELF_NOT_EXECUTABLE, why);
+		return;
+	}
+	read_notes(elf, phnum, size, r->big_endian, r);
+}
+
+void elf_inspect(const char *path, struct elf_report *r)
+{
+	struct stat st;
+	Elf *elf;
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st)) {
+		refuse(r, ELF_IO_ERROR, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		refuse(r, ELF_NOT_EXECUTABLE, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		close(fd);
+		return;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
+	else
+		inspect_elf(elf, st.st_size, r);
+	elf_end(elf);
+	close(fd);
+}

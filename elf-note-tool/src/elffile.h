@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Opening an ELF executable with libelf and reading its policy note the
+ * way the kernel does: every PT_NOTE of the file itself, in program
+ * header order.
+ */
+#ifndef ELFNOTE_ELFFILE_H
+#define ELFNOTE_ELFFILE_H
+
+#include "policy.h"
+
+enum elf_verdict {
+	ELF_ANNOTATED = 0,	/* a well-formed note (its request may be 0) */
+	ELF_NO_NOTE = 1,	/* an executable without a policy note */
+	ELF_MALFORMED = 2,	/* a policy note the kernel refuses */
+	ELF_NOT_EXECUTABLE = 3,	/* not an ELF executable we can read */
+	ELF_IO_ERROR = 4,	/* could not open or read */
+};
+
+struct elf_report {
+	enum elf_verdict verdict;
+	struct policy policy;
+	int elf_class;		/* 32 or 64 */
+	bool big_endian;
+	const char *type;	/* "executable", "shared object (PIE or library)" */
+	char reason[160];	/* for NOT_EXECUTABLE and IO_ERROR */
+};
+
+/* Never fails: the outcome, with a reason when it is not a verdict on a note. */
+void elf_inspect(const char *path, struct elf_report *r);
+
+#endif

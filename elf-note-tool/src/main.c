@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * elfnote: inspect the exec policy note of ELF executables.
+ *
+ *   elfnote show [--json] FILE...   what the note asks, per file
+ *   elfnote check FILE...           exit status for scripts (see usage)
+ *
+ * Errors go to stderr as "elfnote: FILE: reason".
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elffile.h"
+#include "json.h"
+
+#ifndef ELFNOTE_VERSION
+#define ELFNOTE_VERSION "0.1"
+#endif
+
+static const char usage_text[] =
+	"usage: elfnote show [--json] FILE...\n"
+	"       elfnote check [-q] FILE...\n"
+	"       elfnote --help | --version\n"
+	"\n"
+	"show   prints the exec policy note of each file: the secureexec stack\n"
+	"       size it requests, that there is none, or why it is malformed.\n"
+	"       --json prints one JSON object per file and line.\n"
+	"check  prints nothing but problems and exits with, for the worst file:\n"
+	"         0  a well-formed note       1  no note\n"
+	"         2  a malformed note (execve fails with ENOEXEC on kernels\n"
+	"            that read it)            3  not an ELF executable\n"
+	"         4  I/O error                64 usage error\n";
+
+#define EXIT_USAGE 64
+
+static const char *verdict_name(enum elf_verdict v)
+{
+	switch (v) {
+	case ELF_ANNOTATED: return "annotated";
+	case ELF_NO_NOTE: return "none";
+	case ELF_MALFORMED: return "malformed";
+	case ELF_NOT_EXECUTABLE: return "not-executable";
+	default: return "error";
+	}
+}
+
+static void complain(const char *path, const struct elf_report *r)
+{
+	if (r->verdict == ELF_MALFORMED)
+		fprintf(stderr, "elfnote: %s: malformed exec policy note: %s\n", path, r->policy.problem);
+	else if (r->verdict >= ELF_NOT_EXECUTABLE)
+		fprintf(stderr, "elfnote: %s: %s\n", path, r->reason);
+}
+
+static void show_text(const char *path, const struct elf_report *r)
+{
+	const struct policy *p = &r->policy;
+
+	if (r->verdict >= ELF_MALFORMED) {
+		complain(path, r);
+		return;
+	}
+	if (r->verdict == ELF_NO_NOTE)
+		printf("%s: no exec policy note%s%s\n", path, p->problem ? "; " : "",
+		       p->problem ? p->problem : "");
+	else if (!p->suid_stack)
+		printf("%s: exec policy note, no stack request\n", path);
+	else
+		printf("%s: exec policy note: suid stack %" PRIu64 " bytes (%" PRIu64 " KiB)\n",
+		       path, p->suid_stack, p->suid_stack >> 10);
+}
+
+static void show_json(const char *path, const struct elf_report *r)
+{
+	fputs("{\"file\":", stdout);
+	json_string(stdout, path);
+	printf(",\"status\":\"%s\"", verdict_name(r->verdict));
+	if (r->verdict <= ELF_MALFORMED)
+		printf(",\"class\":%d,\"byte_order\":\"%s\",\"type\":\"%s\"", r->elf_class,
+		       r->big_endian ? "big" : "little", r->type);
+	if (r->verdict == ELF_ANNOTATED)
+		printf(",\"suid_stack\":%" PRIu64 ",\"notes\":%zu", r->policy.suid_stack, r->policy.notes);
+	if (r->verdict <= ELF_MALFORMED && r->policy.problem) {
+		fputs(",\"problem\":", stdout);
+		json_string(stdout, r->policy.problem);
+	}
+	if (r->verdict >= ELF_NOT_EXECUTABLE) {
+		fputs(",\"error\":", stdout);
+		json_string(stdout, r->reason);
+	}
+	fputs("}\n", stdout);
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
+	int json = 0, worst = 0, c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'j')
+			return EXIT_USAGE;
+		json = 1;
+	}
+	if (optind == argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct elf_report r;
+
+		elf_inspect(argv[i], &r);
+		if (json)
+			show_json(argv[i], &r);
+		else
+			show_text(argv[i], &r);
+		if (json)
+			complain(argv[i], &r);
+		if ((int)r.verdict > worst && r.verdict >= ELF_MALFORMED)
+			worst = (int)r.verdict;
+	}
+	return worst ? 1 : 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = { { "quiet", no_argument, NULL, 'q' }, { 0 } };
+	int quiet = 0, worst = 0, c;
+
+	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+		if (c != 'q')
+			return EXIT_USAGE;
+		quiet = 1;
+	}
+	if (optind == argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct elf_report r;
+
+		elf_inspect(argv[i], &r);
+		if (!quiet)
+			complain(argv[i], &r);
+		if ((int)r.verdict > worst)
+			worst = (int)r.verdict;
+	}
+	return worst;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("elfnote %s\n", ELFNOTE_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	fprintf(stderr, "elfnote: unknown command '%s'\n%s", argv[1], usage_text);
+	return EXIT_USAGE;
+}

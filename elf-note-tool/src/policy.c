@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "policy.h"
+
+#include <string.h>
+
+#include "exec-policy-note.h"
+
+static uint32_t get32(const unsigned char *b, bool be)
+{
+	return be ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]
+		  : (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+static uint64_t get64(const unsigned char *b, bool be)
+{
+	uint64_t hi = get32(b + (be ? 0 : 4), be), lo = get32(b + (be ? 4 : 0), be);
+
+	return hi << 32 | lo;
+}
+
+static size_t align_up(size_t v, size_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static bool malformed(struct policy *p, const char *why)
+{
+	p->malformed = true;
+	p->problem = why;
+	return false;
+}
+
+/* One policy note's descriptor; false when it is malformed. */
+static bool parse_props(const unsigned char *desc, uint32_t descsz, bool be, struct policy *p)
+{
+	bool have_stack = false;
+	uint64_t stack = 0;
+	uint32_t off = 0;
+
+	if (descsz % EXEC_POLICY_NOTE_ALIGN)
+		return malformed(p, "descriptor size is not a multiple of 4");
+	while (off < descsz) {
+		uint32_t type, size;
+
+		if (descsz - off < 8)
+			return malformed(p, "property header cut short");
+		type = get32(desc + off, be);
+		size = get32(desc + off + 4, be);
+		off += 8;
+		if (size > descsz - off)
+			return malformed(p, "property data runs past the descriptor");
+		if (type == EXEC_POLICY_PROP_SUID_STACK) {
+			if (size != 8)
+				return malformed(p, "stack property is not 8 bytes");
+			if (have_stack)
+				return malformed(p, "stack property given twice");
+			stack = get64(desc + off, be);
+			if (stack % EXEC_POLICY_STACK_UNIT)
+				return malformed(p, "stack size is not a multiple of 4096");
+			have_stack = true;
+		}
+		off += (size + 3) & ~3u;
+	}
+	if (p->found && p->suid_stack != stack)
+		return malformed(p, "policy notes disagree");
+	p->found = true;
+	p->suid_stack = stack;
+	p->notes++;
+	return true;
+}
+
+static bool is_policy(const unsigned char *hdr, const unsigned char *name, bool be)
+{
+	return get32(hdr + 8, be) == EXEC_POLICY_NOTE_TYPE &&
+	       get32(hdr, be) == EXEC_POLICY_NOTE_NAMESZ &&
+	       !memcmp(name, EXEC_POLICY_NOTE_NAME, EXEC_POLICY_NOTE_NAMESZ);
+}
+
+bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
+			 bool complete, bool big_endian, struct policy *p)
+{
+	size_t off = 0;
+
+	if (len > POLICY_READ_MAX) {
+		len = POLICY_READ_MAX;
+		complete = false;
+	}
+	for (int n = 0; n < POLICY_NOTES_MAX; n++) {
+		size_t name, desc, namesz, descsz;
+		bool ours;
+
+		if (len - off < 12)
+			return true;
+		namesz = get32(buf + off, big_endian);
+		descsz = get32(buf + off + 4, big_endian);
+		name = off + 12;
+		if (namesz > len - name)
+			return true;
+		desc = align_up(name + namesz, align);
+		ours = is_policy(buf + off, buf + name, big_endian);
+		if (desc > len || descsz > len - desc) {
+			if (ours && complete)
+				return malformed(p, "descriptor runs past the end of the segment");
+			if (ours)
+				p->problem = "note ends beyond the first 1024 bytes of its segment: not read";
+			return true;
+		}
+		if (ours && !parse_props(buf + desc, (uint32_t)descsz, big_endian, p))
+			return false;
+		off = align_up(desc + descsz, align);
+		if (off > len)
+			off = len;
+	}
+	return true;
+}

@@ -1,0 +1,115 @@
+#!/bin/bash
+# Host tests of elfnote show/check (the ASan/UBSan build) on real binaries:
+# it must reach the kernel's verdict on every malformed-note corpus entry,
+# agree with readelf on which files carry the note, find the note in i386
+# and x86_64, static and dynamic, stripped and unstripped binaries, refuse
+# what is not an ELF executable with a reason naming the file, and print
+# valid JSON for any file name.  TAP.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+elfnote=${ELFNOTE:-$BUILD/elfnote/elfnote-asan}
+bin=$BUILD/guest-bin
+corpus=$BUILD/generated/bin
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
+
+check() {
+	if [ "$1" = 0 ]; then echo "ok - elfnote: $2"; else echo "not ok - elfnote: $2"; fi
+}
+
+# The stack limit a setuid run gets with the default maximum (64 MiB), from
+# elfnote's view of the file: what the corpus says the kernel gives.
+effective() {
+	local json
+	json=$("$elfnote" show --json "$1" 2>/dev/null)
+	case "$json" in
+	*'"status":"malformed"'*) echo ENOEXEC ;;
+	*'"status":"none"'*) echo ignored ;;
+	*'"suid_stack":'*)
+		local v=${json#*\"suid_stack\":}
+		v=${v%%[,\}]*}
+		if [ "$v" -le 8388608 ]; then echo ignored
+		elif [ "$v" -ge 67108864 ]; then echo 67108864
+		else echo "$v"; fi ;;
+	*) echo "error: $json" ;;
+	esac
+}
+
+# 1. The kernel's verdicts (tests/malformed/corpus.txt, asserted in the guest).
+while read -r name outcome _; do
+	case "$name" in ''|'#'*) continue ;; esac
+	got=$(effective "$corpus/bad-$name")
+	[ "$got" = "$outcome" ]
+	check $? "corpus $name: kernel says $outcome, elfnote says $got"
+done < "$top/tests/malformed/corpus.txt"
+
+# 2. Stamped and unstamped samples; exit codes of check.
+"$elfnote" check "$bin/probe-n32"; check $? "check: annotated i386 static program exits 0"
+"$elfnote" check "$bin/probe"; [ $? = 1 ]; check $? "check: program without a note exits 1"
+"$elfnote" check -q "$corpus/bad-stack-twice"; [ $? = 2 ]; check $? "check: malformed note exits 2"
+"$elfnote" check -q "$top/README.md"; [ $? = 3 ]; check $? "check: a text file exits 3"
+"$elfnote" check -q "$work/missing"; [ $? = 4 ]; check $? "check: a missing file exits 4"
+"$elfnote" check -q "$bin/probe-n32" "$corpus/bad-stack-twice" "$bin/probe"; [ $? = 2 ]
+check $? "check: several files exit with the worst code"
+[ "$("$elfnote" show "$bin/probe-n32")" = "$bin/probe-n32: exec policy note: suid stack 33554432 bytes (32768 KiB)" ]
+check $? "show: the request in bytes"
+
+# 3. x86_64 and i386 builds with the header, dynamic and static, then
+#    stripped every usual way: the note is in an allocated section.
+cat > "$work/p.c" <<'C'
+#include <exec-policy-note.h>
+EXEC_POLICY_SUID_STACK(48 << 20);
+int main(void) { return 0; }
+C
+cc -I"$top/elf-note-tool/include" -O2 -o "$work/x64-dyn" "$work/p.c" &&
+	cc -I"$top/elf-note-tool/include" -O2 -static -o "$work/x64-static" "$work/p.c" &&
+	i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs -static \
+		-I"$top/elf-note-tool/include" -O2 -o "$work/i386-static" "$work/p.c"
+check $? "built x86_64 dynamic, x86_64 static and i386 static programs with the header"
+for f in x64-dyn x64-static i386-static; do
+	cp "$work/$f" "$work/$f.strip" && strip "$work/$f.strip"
+	cp "$work/$f" "$work/$f.strip-all" && strip --strip-all "$work/$f.strip-all"
+	eu-strip -o "$work/$f.eu-strip" "$work/$f"
+	objcopy "$work/$f" "$work/$f.objcopy"
+	for v in "" .strip .strip-all .eu-strip .objcopy; do
+		[ "$(effective "$work/$f$v")" = 50331648 ]
+		check $? "$f${v:- (unstripped)}: note found, 48 MiB"
+		readelf -n "$work/$f$v" | grep -q 'Unknown note type: (0x45584543)'
+		check $? "$f${v:- (unstripped)}: readelf -n shows the note"
+	done
+done
+readelf -n /bin/ls | grep -q 0x45584543; [ $? != 0 ] && [ "$(effective /bin/ls)" = ignored ]
+check $? "/bin/ls: neither readelf nor elfnote sees a note"
+
+# 4. What is not an ELF executable, with the reason and the file named.
+cc -c -o "$work/obj.o" "$work/p.c" -I"$top/elf-note-tool/include"
+ar rcs "$work/lib.a" "$work/obj.o"
+head -c 100 "$work/x64-dyn" > "$work/truncated"
+: > "$work/empty"
+for f in obj.o:relocatable lib.a:archive truncated:"" empty:"not an ELF" .:directory; do
+	file=${f%%:*} want=${f#*:}
+	err=$("$elfnote" check "$work/$file" 2>&1)
+	status=$?
+	[ "$status" = 3 ] && case "$err" in "elfnote: $work/$file: "*"$want"*) true ;; *) false ;; esac
+	check $? "refuses $file with exit 3 and a reason naming it ($err)"
+done
+
+# 5. JSON for hostile file names: quote, backslash, newline, invalid UTF-8.
+name=$(printf 'we"ird\\na\nme\xff\xc3\xa9')
+cp "$bin/probe-n32" "$work/$name"
+json=$("$elfnote" show --json "$work/$name")
+expect="{\"file\":\"$work/we\\\"ird\\\\na\\nme\\u00ffé\",\"status\":\"annotated\""
+case "$json" in "$expect"*) true ;; *) false ;; esac
+check $? "JSON escapes quotes, backslashes, newlines and invalid UTF-8"
+[ "$(printf '%s' "$json" | wc -l)" = 0 ]
+check $? "JSON: one line per file"
+
+# 6. make install puts the tool, its man page and the header in place.
+make -s -C "$top/elf-note-tool" OUT="$BUILD/elfnote" install PREFIX=/usr DESTDIR="$work/root" >/dev/null &&
+	[ -x "$work/root/usr/bin/elfnote" ] && [ -f "$work/root/usr/share/man/man1/elfnote.1" ] &&
+	[ -f "$work/root/usr/include/exec-policy-note.h" ] &&
+	"$work/root/usr/bin/elfnote" check "$bin/probe-n32"
+check $? "make install DESTDIR=... PREFIX=/usr installs a working elfnote, man page and header"
