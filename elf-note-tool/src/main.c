@@ -94,51 +94,57 @@ static void show_json(const char *path, const struct elf_report *r)
 	fputs("}\n", stdout);
 }
 
+/*
+ * The one flag a command takes (--NAME, or -SHORT if short_name); returns
+ * the index of the first file, or -1 after printing the usage.
+ */
+static int parse_flag(int argc, char **argv, const char *name, int short_name, int *flag)
+{
+	const struct option opts[] = { { name, no_argument, NULL, 'f' }, { 0 } };
+	const char shorts[] = { (char)short_name, '\0' };
+	int c;
+
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c != 'f' && (c != short_name || !short_name))
+			break;
+		*flag = 1;
+	}
+	if (c != -1 || optind == argc) {
+		fputs(usage_text, stderr);
+		return -1;
+	}
+	return optind;
+}
+
 static int cmd_show(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, { 0 } };
-	int json = 0, worst = 0, c;
+	int json = 0, worst = 0, first = parse_flag(argc, argv, "json", 0, &json);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'j')
-			return EXIT_USAGE;
-		json = 1;
-	}
-	if (optind == argc) {
-		fputs(usage_text, stderr);
+	if (first < 0)
 		return EXIT_USAGE;
-	}
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		struct elf_report r;
 
 		elf_inspect(argv[i], &r);
-		if (json)
+		if (json) {
 			show_json(argv[i], &r);
-		else
-			show_text(argv[i], &r);
-		if (json)
 			complain(argv[i], &r);
-		if ((int)r.verdict > worst && r.verdict >= ELF_MALFORMED)
-			worst = (int)r.verdict;
+		} else {
+			show_text(argv[i], &r);
+		}
+		if (r.verdict >= ELF_MALFORMED)
+			worst = 1;
 	}
-	return worst ? 1 : 0;
+	return worst;
 }
 
 static int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = { { "quiet", no_argument, NULL, 'q' }, { 0 } };
-	int quiet = 0, worst = 0, c;
+	int quiet = 0, worst = 0, first = parse_flag(argc, argv, "quiet", 'q', &quiet);
 
-	while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
-		if (c != 'q')
-			return EXIT_USAGE;
-		quiet = 1;
-	}
-	if (optind == argc) {
-		fputs(usage_text, stderr);
+	if (first < 0)
 		return EXIT_USAGE;
-	}
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		struct elf_report r;
 
 		elf_inspect(argv[i], &r);

@@ -113,3 +113,8 @@ make -s -C "$top/elf-note-tool" OUT="$BUILD/elfnote" install PREFIX=/usr DESTDIR
 	[ -f "$work/root/usr/include/exec-policy-note.h" ] &&
 	"$work/root/usr/bin/elfnote" check "$bin/probe-n32"
 check $? "make install DESTDIR=... PREFIX=/usr installs a working elfnote, man page and header"
+
+# 7. Usage errors.
+"$elfnote" show --bogus "$bin/probe" 2>/dev/null; [ $? = 64 ]; check $? "unknown option: exit 64"
+"$elfnote" check 2>/dev/null; [ $? = 64 ]; check $? "no file: exit 64"
+"$elfnote" frobnicate x 2>/dev/null; [ $? = 64 ]; check $? "unknown command: exit 64"
