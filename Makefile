@@ -23,7 +23,7 @@ export BUILD SERIES ARCH
 # i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
 PACKAGES := linux-source-$(SERIES) qemu-system-x86 build-essential flex bison \
 	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git \
-	musl-tools gcc-i686-linux-gnu
+	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev
 PACKAGES_I386 := musl-dev:i386 busybox-static:i386
 
 deps:
@@ -117,6 +117,11 @@ host-tests: uapi samples
 elfnote: deps
 	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote
 
+# Not part of check: make fuzz FUZZ_SECONDS=N fuzzes the note walk and
+# whole-file inspection for N seconds each.
+fuzz: deps
+	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote fuzz FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60)
+
 install: elfnote
 	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote install PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)"
 
@@ -143,4 +148,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: elfnote install deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench shell clean distclean
+.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench shell clean distclean

@@ -126,24 +126,19 @@ static void inspect_elf(Elf *elf, off_t size, struct elf_report *r)
 	read_notes(elf, phnum, size, r->big_endian, r);
 }
 
-void elf_inspect(const char *path, struct elf_report *r)
+void elf_inspect_fd(int fd, struct elf_report *r)
 {
 	struct stat st;
 	Elf *elf;
-	int fd;
 
 	memset(r, 0, sizeof(*r));
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0 || fstat(fd, &st)) {
+	if (fstat(fd, &st)) {
 		refuse(r, ELF_IO_ERROR, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		refuse(r, ELF_NOT_EXECUTABLE, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-		close(fd);
 		return;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -152,5 +147,17 @@ void elf_inspect(const char *path, struct elf_report *r)
 	else
 		inspect_elf(elf, st.st_size, r);
 	elf_end(elf);
+}
+
+void elf_inspect(const char *path, struct elf_report *r)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		memset(r, 0, sizeof(*r));
+		refuse(r, ELF_IO_ERROR, strerror(errno));
+		return;
+	}
+	elf_inspect_fd(fd, r);
 	close(fd);
 }

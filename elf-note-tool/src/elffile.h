@@ -29,4 +29,7 @@ struct elf_report {
 /* Never fails: the outcome, with a reason when it is not a verdict on a note. */
 void elf_inspect(const char *path, struct elf_report *r);
 
+/* The same for an open file descriptor (of a regular file); fd stays open. */
+void elf_inspect_fd(int fd, struct elf_report *r);
+
 #endif
