@@ -22,7 +22,7 @@ export BUILD SERIES ARCH
 # musl for i386 comes through multiarch (musl-dev:i386, which brings Debian's
 # i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
 PACKAGES := linux-source-$(SERIES) qemu-system-x86 build-essential flex bison \
-	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git \
+	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync \
 	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev
 PACKAGES_I386 := musl-dev:i386 busybox-static:i386
 

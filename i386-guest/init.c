@@ -87,7 +87,7 @@ static const char *cmdline_value(const char *key, char *buf, size_t len)
 
 static void detect_kernel(void)
 {
-	struct utsname u;
+	struct utsname u = { 0 };
 	const char *dash;
 
 	strcpy(kernel_variant, "unknown");
@@ -188,6 +188,8 @@ struct observed {
 	int value;
 	char output[OUTPUT_MAX];
 	char kmsg[OUTPUT_MAX];	/* kernel log lines printed during the run */
+	bool kmsg_ok;		/* all of them were read */
+	bool timed_out;
 };
 
 static int run_child(const struct scenario *s, struct observed *o);
@@ -203,7 +205,11 @@ static int swap_sysctl(const char *path, const char *value, char *old, size_t le
 		return -1;
 	if (old) {
 		n = read(fd, old, len - 1);
-		old[n > 0 ? n : 0] = '\0';
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		old[n] = '\0';
 		old[strcspn(old, "\n")] = '\0';
 	}
 	/* At offset 0: strict sysctl writes ignore the rest. */
@@ -222,28 +228,42 @@ static int kmsg_open(void)
 	return fd;
 }
 
-/* Appends the text of every new record, one line each. */
-static void kmsg_collect(int fd, char *out, size_t len)
+/*
+ * Appends the text of every new record, one line each.  Returns false when
+ * some could not be read or kept: then no expectation on them can pass.
+ */
+static bool kmsg_collect(int fd, char *out, size_t len)
 {
-	char rec[1024];
+	char rec[8192];
 	size_t used = 0;
+	bool ok = fd >= 0;
 	ssize_t n;
 
 	out[0] = '\0';
-	while (fd >= 0 && (n = read(fd, rec, sizeof(rec) - 1)) > 0) {
+	while (fd >= 0) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE) {
+			ok = false;	/* records were overwritten meanwhile */
+			continue;
+		}
+		if (n <= 0)
+			break;
 		const char *text;
 
 		rec[n] = '\0';
 		text = strchr(rec, ';');
 		text = text ? text + 1 : rec;
 		n = (ssize_t)strcspn(text, "\n");
-		if (used + (size_t)n + 2 < len) {
-			memcpy(out + used, text, (size_t)n);
-			used += (size_t)n;
-			out[used++] = '\n';
-			out[used] = '\0';
+		if (used + (size_t)n + 2 >= len) {
+			ok = false;
+			continue;
 		}
+		memcpy(out + used, text, (size_t)n);
+		used += (size_t)n;
+		out[used++] = '\n';
+		out[used] = '\0';
 	}
+	return ok;
 }
 
 static int run(const struct scenario *s, struct observed *o)
@@ -251,7 +271,7 @@ static int run(const struct scenario *s, struct observed *o)
 	int kmsg = kmsg_open(), r;
 
 	r = run_with_sysctl(s, o);
-	kmsg_collect(kmsg, o->kmsg, sizeof(o->kmsg));
+	o->kmsg_ok = kmsg_collect(kmsg, o->kmsg, sizeof(o->kmsg));
 	if (kmsg >= 0)
 		close(kmsg);
 	return r;
@@ -290,14 +310,32 @@ static int run_child(const struct scenario *s, struct observed *o)
 	close(out[1]);
 	close(errp[1]);
 	alarm(SCENARIO_TIMEOUT);
-	while ((n = read(out[0], o->output + used, sizeof(o->output) - 1 - used)) > 0)
-		used += (size_t)n;
+	o->timed_out = false;
+	for (;;) {
+		char scratch[512];
+		/* Keep what fits; drain the rest so the child never blocks. */
+		bool full = used == sizeof(o->output) - 1;
+
+		n = read(out[0], full ? scratch : o->output + used,
+			 full ? sizeof(scratch) : sizeof(o->output) - 1 - used);
+		if (n <= 0)
+			break;
+		if (!full)
+			used += (size_t)n;
+	}
 	o->output[used] = '\0';
-	if (n < 0 && errno == EINTR)
+	if (n < 0 && errno == EINTR) {
+		o->timed_out = true;
 		kill(pid, SIGKILL);
+	}
 	if (read(errp[0], &err, sizeof(err)) != sizeof(err))
 		err = 0;
-	waitpid(pid, &status, 0);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+		o->timed_out = true;
+		kill(pid, SIGKILL);
+	}
 	alarm(0);
 	close(out[0]);
 	close(errp[0]);
@@ -376,6 +414,14 @@ static void report(const struct scenario *s, const struct observed *o)
 		append(observed, sizeof(observed), " %s=%s", v->key, got ? got : "(missing)");
 		if (!got || !scn_value_matches(v, got))
 			ok = false;
+	}
+	if ((s->kmsg[0] || s->no_kmsg[0]) && !o->kmsg_ok) {
+		append(observed, sizeof(observed), " %s%s", "kmsg=", "(could not read all of /dev/kmsg)");
+		ok = false;
+	}
+	if (o->timed_out) {
+		append(observed, sizeof(observed), " %s%s", "timeout=", "killed");
+		ok = false;
 	}
 	if (s->kmsg[0]) {
 		bool has = log_has(o->kmsg, s->kmsg);

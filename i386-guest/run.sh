@@ -91,6 +91,7 @@ for variant in "$@"; do
 		tag=$variant/$boot
 		want=$("$LINT" --count "$boot" "${scenarios[@]}" | awk -v v="$variant" '$1 == v { print $2 }')
 		log=$BUILD/logs/linux-$SERIES-$ARCH-$variant-$boot.log
+		rm -f "$log"
 		start=$(date +%s.%N)
 		# KUnit runs in the default boot only: once per kernel is enough.
 		kunit=""
@@ -101,7 +102,10 @@ for variant in "$@"; do
 		printf '# [%s] booted %s %s in %.1f s, log %s\n' "$tag" "$(basename "$kernel")" "$params" "$secs" "$log"
 		if [ "$status" = 124 ]; then
 			echo "not ok - [$tag] guest finished within ${GUEST_TIMEOUT:-600} s # timed out, see $log"
+		elif [ "$status" != 0 ]; then
+			echo "not ok - [$tag] QEMU ran # exit status $status, see $log"
 		fi
+		touch "$log"
 		parse_log "$log" "$tag" "$want" "$([ "$boot" = default ] && echo "$suites")"
 	done <<< "$boots"
 done

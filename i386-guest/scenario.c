@@ -142,8 +142,13 @@ static int parse_user(struct scn_file *st, const char *text, struct scenario *s)
 	errno = 0;
 	uid = strtoul(text, &end, 10);
 	gid = uid;
-	if (!errno && *end == ':')
-		gid = strtoul(end + 1, &end, 10);
+	if (!errno && *end == ':') {
+		const char *g = end + 1;
+
+		gid = strtoul(g, &end, 10);
+		if (end == g)
+			return fail(st, "bad user=%s (UID or UID:GID)", text);
+	}
 	if (errno || *end || end == text || uid > 65535 || gid > 65535)
 		return fail(st, "bad user=%s (UID or UID:GID)", text);
 	s->uid = (unsigned int)uid;
@@ -186,6 +191,8 @@ static int parse_value(struct scn_file *st, const char *key, const char *text, s
 	struct scn_value *v;
 	const char *dots = strstr(text, "..");
 
+	if (!key[0])
+		return fail(st, "expect. needs a name: expect.KEY=VALUE");
 	if (s->nvalues == SCN_MAX_VALUES)
 		return fail(st, "more than %d expected values", SCN_MAX_VALUES);
 	v = &s->values[s->nvalues++];
@@ -327,6 +334,11 @@ static int parse_scenario(struct scn_file *st, char **tok, int n, struct scenari
 	}
 	if (!s->name[0] || !s->argc)
 		return fail(st, "a scenario needs name= and run=");
+	/* The runner allocates a pointer per string: keep it within the guest. */
+	if (s->argv_empty > SCN_MAX_STRINGS || s->envp_empty > SCN_MAX_STRINGS ||
+	    s->argv_bytes > SCN_MAX_PAD || s->envp_bytes > SCN_MAX_PAD)
+		return fail(st, "more than %d empty strings or %d MiB of padding",
+			    SCN_MAX_STRINGS, SCN_MAX_PAD >> 20);
 	return check_boot(st, s->boot);
 }
 
@@ -361,9 +373,14 @@ static int parse_directive(struct scn_file *st, char **tok, int n)
 
 		if (n != 3 || st->nlets == SCN_MAX_LETS)
 			return fail(st, "@let NAME VALUE");
+		for (int i = 0; i < st->nlets; i++)
+			if (!strcmp(st->lets[i].name, tok[1]))
+				return fail(st, "@let %s given twice", tok[1]);
 		st->nlets++;
-		return copy(st, l->name, sizeof(l->name), tok[1], "name") ||
-		       copy(st, l->value, sizeof(l->value), tok[2], "value");
+		if (copy(st, l->name, sizeof(l->name), tok[1], "name") ||
+		    copy(st, l->value, sizeof(l->value), tok[2], "value"))
+			return -1;
+		return 0;
 	}
 	if (!strcmp(tok[0], "@boot")) {
 		struct scn_boot *b = NULL;

@@ -17,6 +17,8 @@
 #define SCN_MAX_BOOTS 8
 #define SCN_MAX_FCAPS 8
 #define SCN_TEXT 256
+#define SCN_MAX_STRINGS (4 << 20)	/* argv_empty, envp_empty */
+#define SCN_MAX_PAD (64 << 20)		/* argv_bytes, envp_bytes */
 
 /* RLIMIT_STACK as a scenario sets it. */
 struct scn_limit {

@@ -114,8 +114,10 @@ static const char *attempt(unsigned long long pad, enum where where, struct floo
 	waitpid(pid, &status, 0);
 	free(f.argv);
 	free(f.envp);
-	if (err)
-		snprintf(text, sizeof(text), "%s", err == E2BIG ? "E2BIG" : strerror(err));
+	if (err == E2BIG)
+		snprintf(text, sizeof(text), "E2BIG");
+	else if (err)
+		snprintf(text, sizeof(text), "errno%d", err);
 	else if (WIFSIGNALED(status))
 		snprintf(text, sizeof(text), "%s", WTERMSIG(status) == SIGSEGV ? "SIGSEGV" : strsignal(WTERMSIG(status)));
 	else
@@ -135,6 +137,11 @@ static void describe(const char *prefix, unsigned long long pad, const struct fl
 /* What --search (E2BIG or not) and --search-runs (exit 0 or not) look for. */
 static int passes(const char *result, int runs)
 {
+	/* Another exec error is neither side of the edge: stop the search. */
+	if (!strncmp(result, "errno", 5)) {
+		fprintf(stderr, "argflood: exec failed with %s\n", result);
+		exit(1);
+	}
 	return runs ? !strcmp(result, "exit0") : strcmp(result, "E2BIG") != 0;
 }
 

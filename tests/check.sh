@@ -45,7 +45,7 @@ checkpatch_series() {
 	echo "# kernel series: checkpatch --strict on each patch in series order"
 	checkpatch_series
 	echo "# guest tests: linux $("$top/kernel/tree.sh" version) from $(ls /usr/src/linux-source-"${SERIES:-6.1}".tar.xz)"
-	"$top/i386-guest/run.sh" stock patched
+	run_host guest-runs "$top/i386-guest/run.sh" stock patched
 } 2>&1 | tee "$report"
 
 passed=$(grep -c '^ok' "$report")

@@ -67,15 +67,19 @@ static const char *check_segments(Elf *elf, size_t phnum)
 
 static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_report *r)
 {
+	size_t segments = 0;
+
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 		size_t want, have;
 		Elf_Data *d;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE || !ph.p_filesz)
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
 			continue;
-		/* Like the kernel: what lies past the end of the file is not read. */
-		if (ph.p_offset >= (uint64_t)size)
+		/* Like the kernel: 16 segments; what lies past the end is not read. */
+		if (segments++ >= POLICY_SEGMENTS_MAX)
+			break;
+		if (!ph.p_filesz || ph.p_offset >= (uint64_t)size)
 			continue;
 		want = ph.p_filesz < POLICY_READ_MAX ? (size_t)ph.p_filesz : POLICY_READ_MAX;
 		have = (uint64_t)size - ph.p_offset < want ? (size_t)(size - (off_t)ph.p_offset) : want;

@@ -17,9 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The kernel's bounds: bytes and notes examined per PT_NOTE segment. */
+/* The kernel's bounds: bytes and notes per PT_NOTE segment, segments. */
 #define POLICY_READ_MAX		1024
 #define POLICY_NOTES_MAX	64
+#define POLICY_SEGMENTS_MAX	16
 
 struct policy {
 	bool found;		/* a policy note was seen */

@@ -163,6 +163,14 @@ static void test_scenarios(void)
 	      "error: exit code out of range");
 	check(strstr(error_of("name=y run=/x expect.a=9..3\n"), "bad range") != NULL,
 	      "error: inverted range");
+	check(strstr(error_of("name=y run=/x user=5:\n"), "bad user") != NULL,
+	      "error: empty gid");
+	check(strstr(error_of("name=y run=/x expect.=1\n"), "needs a name") != NULL,
+	      "error: expect. without a name");
+	check(strstr(error_of("@let A 1\n@let A 2\n"), "given twice") != NULL,
+	      "error: @let redefined");
+	check(strstr(error_of("name=y run=/x argv_empty=4G\n"), "empty strings") != NULL,
+	      "error: counts the runner cannot allocate");
 	check(strstr(error_of("name=y run=/x user=70000\n"), "bad user") != NULL,
 	      "error: uid out of range");
 	check(strstr(error_of("@fcap /p cap_nonsense\n"), "unknown capability") != NULL,

@@ -66,6 +66,10 @@ move_note() {
 	[ "$how" != past-eof ] || put_u32 "$bin" $((ph + 16)) $((len + 64))
 }
 
+# Everything a corpus binary is built from: a change rebuilds them all.
+inputs=$( { echo "$CC_I386"; cat "$top/samples/probe.c" "$top/samples/stackmap.c" \
+	"$top/samples/size.c" "$0"; } | sha256sum | cut -d' ' -f1)
+
 scn=$out/scenarios/60-malformed-notes.scn
 list=$out/corpus.list
 {
@@ -78,6 +82,7 @@ while read -r name outcome words; do
 	case "$name" in ''|'#'*) continue ;; esac
 	src=$out/src/$name.S
 	{
+		echo "	/* inputs $inputs */"
 		echo "	.pushsection .note.malformed, \"a\", %note"
 		echo "	.balign 4"
 		# shellcheck disable=SC2086
@@ -85,15 +90,19 @@ while read -r name outcome words; do
 		echo "	.popsection"
 		echo "	.section .note.GNU-stack, \"\", %progbits"
 	} > "$src.tmp"
+	# Built aside and moved in, and the source recorded last, so that a
+	# failed build or edit is redone next time.
 	if ! cmp -s "$src.tmp" "$src" || [ ! -x "$out/bin/bad-$name" ]; then
-		mv "$src.tmp" "$src"
+		rm -f "$src"
 		$CC_I386 -std=gnu11 -O2 -static -s -Wl,--build-id=none \
-			-o "$out/bin/bad-$name" "$top/samples/probe.c" "$top/samples/stackmap.c" \
-			"$top/samples/size.c" "$src"
+			-o "$out/bin/bad-$name.tmp" "$top/samples/probe.c" "$top/samples/stackmap.c" \
+			"$top/samples/size.c" -x assembler "$src.tmp"
 		case "$name" in
-		cross-page-*) move_note "$out/bin/bad-$name" cross-page ;;
-		past-eof-*) move_note "$out/bin/bad-$name" past-eof ;;
+		cross-page-*) move_note "$out/bin/bad-$name.tmp" cross-page ;;
+		past-eof-*) move_note "$out/bin/bad-$name.tmp" past-eof ;;
 		esac
+		mv "$out/bin/bad-$name.tmp" "$out/bin/bad-$name"
+		mv "$src.tmp" "$src"
 	else
 		rm -f "$src.tmp"
 	fi
