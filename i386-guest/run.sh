@@ -30,7 +30,7 @@ parse_log() {
 		printf "%s - [%s] %s%s\n", ok ? "ok" : "not ok", tag, name, extra
 	}
 	{ sub(/\r$/, "") }
-	/^TAP version 13/ { runner = 1; next }
+	/^TAP version 13/ { runner = 1; started = 1; next }
 	!runner && /^    # Subtest: / { suite = $3; next }
 	!runner && /^    (not )?ok [0-9]+ / {
 		ok = $1 == "ok"
@@ -67,9 +67,10 @@ parse_log() {
 		if (bad <= 5) badlines = badlines "\n#   " $0
 	}
 	END {
-		complete = plan == want && ran == want
+		complete = started && plan == want && ran == want
 		emit(complete, "all " want " scenarios reported",
-		     complete ? "" : sprintf(" # plan %d, ran %d (guest died or hung?)", plan, ran))
+		     complete ? "" : sprintf(" # %s, plan %d, ran %d (guest died or hung?)",
+			     started ? "runner started" : "runner never started", plan, ran))
 		emit(!bad, "kernel log has no oops, BUG or WARNING", bad ? badlines : "")
 		n = split(suites, want_suites, " ")
 		for (i = 1; i <= n; i++)

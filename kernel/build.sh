@@ -51,6 +51,7 @@ want_config() {
 
 configure() {
 	echo "  CONFIG  $variant: tinyconfig + $(basename "$fragment")"
+	rm -f "$out/fragment.applied"
 	want_config > "$out/fragment.config"
 	kmake tinyconfig >/dev/null
 	(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m .config fragment.config) >/dev/null

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 		perror("bigstack: /proc/self/maps");
 		return 1;
 	}
-	if (size == 0 || size > hi) {
+	if (size == 0 || size >= hi) {
 		fprintf(stderr, "bigstack: SIZE out of range\n");
 		return 2;
 	}

@@ -102,7 +102,7 @@ bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 			if (ours && complete)
 				return malformed(p, "descriptor runs past the end of the segment");
 			if (ours)
-				p->problem = "note ends beyond the first 1024 bytes of its segment: not read";
+				p->problem = "a policy note ends beyond what the kernel reads of its segment (1 KiB, or the end of the file): not seen";
 			return true;
 		}
 		if (ours && !parse_props(buf + desc, (uint32_t)descsz, big_endian, p))
