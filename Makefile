@@ -67,12 +67,12 @@ uapi: tree
 		cp $(SERIES_ID) $(UAPI)/.stamp; \
 	fi
 
-GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h samples/size.c samples/size.h
+GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h samples/size.c samples/size.h samples/pad.c samples/pad.h
 
 $(GUEST_BIN)/init: $(GUEST_SRC) $(UAPI)/.stamp
 	@mkdir -p $(GUEST_BIN)
 	$(CC_I386) $(GUEST_CFLAGS) -isystem $(UAPI)/include -o $@ \
-		i386-guest/init.c i386-guest/scenario.c samples/size.c
+		i386-guest/init.c i386-guest/scenario.c samples/size.c samples/pad.c
 
 $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 	@mkdir -p $(@D)

@@ -39,10 +39,10 @@
 
 #include <linux/capability.h>
 
+#include "../samples/pad.h"
 #include "scenario.h"
 
 #define SCENARIO_DIR "/etc/scenarios"
-#define PAD_CHUNK 32768		/* bytes per padding string, NUL included */
 #define OUTPUT_MAX 4096
 #define SCENARIO_TIMEOUT 120	/* seconds; the host has its own timeout */
 
@@ -113,26 +113,21 @@ static void apply_fcap(const struct scn_fcap *f)
 		       f->path, f->caps);
 }
 
-/* argv or envp: the scenario's strings, empty strings, then padding of 'x'. */
+/* argv or envp: the scenario's strings, empty strings, then padding (pad.h). */
 static char **padded_vector(char *const *base, int n, unsigned long long empty,
-			    unsigned long long pad, const char *chunk)
+			    unsigned long long pad)
 {
-	unsigned long long strings = (pad + PAD_CHUNK - 1) / PAD_CHUNK;
+	unsigned long long strings = pad_strings(pad), i;
 	char **vec = calloc((size_t)(n + empty + strings + 1), sizeof(char *));
-	unsigned long long i;
 
-	if (!vec)
+	if (!vec || (strings && !pad_string(pad, 0)))
 		return NULL;
 	for (int k = 0; k < n; k++)
 		vec[k] = base[k];
 	for (i = 0; i < empty; i++)
-		vec[n + i] = (char *)chunk + PAD_CHUNK - 1;
-	for (i = 0; i < strings; i++) {
-		unsigned long long left = pad - i * PAD_CHUNK;
-		unsigned long long len = left < PAD_CHUNK ? left : PAD_CHUNK;
-
-		vec[n + empty + i] = (char *)chunk + PAD_CHUNK - len;
-	}
+		vec[n + i] = "";
+	for (i = 0; i < strings; i++)
+		vec[n + empty + i] = pad_string(pad, i);
 	return vec;
 }
 
@@ -151,16 +146,14 @@ static void set_limit(const struct scn_limit *l)
 
 static __attribute__((noreturn)) void child(const struct scenario *s, int out, int errfd)
 {
-	static char chunk[PAD_CHUNK];
 	char *args[SCN_MAX_ARGS];
 	char **argv, **envp;
 	int err;
 
-	memset(chunk, 'x', PAD_CHUNK - 1);
 	for (int i = 0; i < s->argc; i++)
 		args[i] = (char *)s->argv[i];
-	argv = padded_vector(args, s->argc, s->argv_empty, s->argv_bytes, chunk);
-	envp = padded_vector(NULL, 0, s->envp_empty, s->envp_bytes, chunk);
+	argv = padded_vector(args, s->argc, s->argv_empty, s->argv_bytes);
+	envp = padded_vector(NULL, 0, s->envp_empty, s->envp_bytes);
 	if (!argv || !envp || dup2(out, STDOUT_FILENO) < 0) {
 		perror("guest: child setup");
 		_exit(125);

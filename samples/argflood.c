@@ -12,8 +12,7 @@
  *                                      which the new program runs (exit 0)
  *
  * Padding goes into argv (default), envp (--envp) or alternately into both
- * (--mix), in strings of at most 32 KiB including their NUL (the kernel's
- * per-string limit is 128 KiB).  Every report gives the quantities the
+ * (--mix), in strings of at most 32 KiB including their NUL (pad.h).  Every report gives the quantities the
  * kernel accounts for the cap, see docs/arg-cap.md:
  *
  *   bytes=    every string the kernel copies: the file name, argv[] and
@@ -33,10 +32,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pad.h"
 #include "size.h"
 
 #define SELF "/bin/argflood"
-#define CHUNK 32768
 
 enum where { ARGV, ENVP, MIX };
 
@@ -46,8 +45,6 @@ struct flood {
 	unsigned long long bytes;
 };
 
-static char *chunk;
-
 static void add(char ***vec, unsigned long *n, char *s)
 {
 	(*vec)[(*n)++] = s;
@@ -55,13 +52,13 @@ static void add(char ***vec, unsigned long *n, char *s)
 
 static struct flood build(unsigned long long pad, enum where where)
 {
-	unsigned long strings = (unsigned long)((pad + CHUNK - 1) / CHUNK);
+	unsigned long strings = (unsigned long)pad_strings(pad);
 	struct flood f = { 0 };
 	unsigned long i;
 
 	f.argv = calloc(strings + 3, sizeof(char *));
 	f.envp = calloc(strings + 1, sizeof(char *));
-	if (!f.argv || !f.envp) {
+	if (!f.argv || !f.envp || (strings && !pad_string(pad, 0))) {
 		perror("argflood");
 		exit(1);
 	}
@@ -69,8 +66,7 @@ static struct flood build(unsigned long long pad, enum where where)
 	add(&f.argv, &f.argc, "--child");
 	f.bytes = sizeof(SELF) * 2 + sizeof("--child");
 	for (i = 0; i < strings; i++) {
-		unsigned long long len = pad - (unsigned long long)i * CHUNK;
-		char *s = chunk + CHUNK - (len < CHUNK ? len : CHUNK);
+		char *s = pad_string(pad, i);
 		int to_env = where == ENVP || (where == MIX && (i & 1));
 
 		if (to_env)
@@ -184,11 +180,6 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--child"))
 		return 0;
-	chunk = malloc(CHUNK);
-	if (!chunk)
-		return 1;
-	memset(chunk, 'x', CHUNK - 1);
-	chunk[CHUNK - 1] = '\0';
 
 	if (i < argc && !strcmp(argv[i], "--envp")) {
 		where = ENVP;

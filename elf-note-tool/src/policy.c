@@ -59,7 +59,7 @@ static bool parse_props(const unsigned char *desc, uint32_t descsz, bool be, str
 				return malformed(p, "stack size is not a multiple of 4096");
 			have_stack = true;
 		}
-		off += (size + 3) & ~3u;
+		off += (uint32_t)align_up(size, EXEC_POLICY_NOTE_ALIGN);
 	}
 	if (p->found && p->suid_stack != stack)
 		return malformed(p, "policy notes disagree");
