@@ -15,6 +15,7 @@
 
 #include "elffile.h"
 #include "json.h"
+#include "scan.h"
 
 #ifndef ELFNOTE_VERSION
 #define ELFNOTE_VERSION "0.1"
@@ -174,6 +175,8 @@ int main(int argc, char **argv)
 		return cmd_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "scan"))
+		return cmd_scan(argc - 1, argv + 1);
 	fprintf(stderr, "elfnote: unknown command '%s'\n%s", argv[1], usage_text);
 	return EXIT_USAGE;
 }
