@@ -84,6 +84,7 @@ static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_r
 		want = ph.p_filesz < POLICY_READ_MAX ? (size_t)ph.p_filesz : POLICY_READ_MAX;
 		have = (uint64_t)size - ph.p_offset < want ? (size_t)(size - (off_t)ph.p_offset) : want;
 		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, have, ELF_T_BYTE);
+		r->policy.base = ph.p_offset;
 		if (!d) {
 			refuse(r, ELF_IO_ERROR, elf_errmsg(-1));
 			return;
@@ -150,6 +151,20 @@ void elf_inspect_fd(int fd, struct elf_report *r)
 		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
 	else
 		inspect_elf(elf, st.st_size, r);
+	elf_end(elf);
+}
+
+void elf_inspect_image(unsigned char *image, size_t len, struct elf_report *r)
+{
+	Elf *elf;
+
+	memset(r, 0, sizeof(*r));
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)image, len);
+	if (!elf)
+		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
+	else
+		inspect_elf(elf, (off_t)len, r);
 	elf_end(elf);
 }
 

@@ -7,6 +7,8 @@
 #ifndef ELFNOTE_ELFFILE_H
 #define ELFNOTE_ELFFILE_H
 
+#include <stddef.h>
+
 #include "policy.h"
 
 enum elf_verdict {
@@ -31,5 +33,11 @@ void elf_inspect(const char *path, struct elf_report *r);
 
 /* The same for an open file descriptor (of a regular file); fd stays open. */
 void elf_inspect_fd(int fd, struct elf_report *r);
+
+/*
+ * The same for a file read into memory (editors judge the very bytes they
+ * will change); image is not modified.
+ */
+void elf_inspect_image(unsigned char *image, size_t len, struct elf_report *r);
 
 #endif

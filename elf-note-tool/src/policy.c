@@ -18,6 +18,18 @@ static uint64_t get64(const unsigned char *b, bool be)
 	return hi << 32 | lo;
 }
 
+static void put32(unsigned char *b, uint32_t v, bool be)
+{
+	for (int i = 0; i < 4; i++)
+		b[be ? 3 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+void policy_put64(unsigned char *out, uint64_t value, bool big_endian)
+{
+	put32(out + (big_endian ? 4 : 0), (uint32_t)value, big_endian);
+	put32(out + (big_endian ? 0 : 4), (uint32_t)(value >> 32), big_endian);
+}
+
 static size_t align_up(size_t v, size_t a)
 {
 	return (v + a - 1) & ~(a - 1);
@@ -30,8 +42,12 @@ static bool malformed(struct policy *p, const char *why)
 	return false;
 }
 
-/* One policy note's descriptor; false when it is malformed. */
-static bool parse_props(const unsigned char *desc, uint32_t descsz, bool be, struct policy *p)
+/*
+ * One policy note's descriptor, at offset desc_at of the segment; false
+ * when it is malformed.
+ */
+static bool parse_props(const unsigned char *desc, uint32_t descsz, size_t desc_at,
+			bool be, struct policy *p)
 {
 	bool have_stack = false;
 	uint64_t stack = 0;
@@ -58,6 +74,9 @@ static bool parse_props(const unsigned char *desc, uint32_t descsz, bool be, str
 			if (stack % EXEC_POLICY_STACK_UNIT)
 				return malformed(p, "stack size is not a multiple of 4096");
 			have_stack = true;
+			if (p->sites < POLICY_SITES_MAX)
+				p->site[p->sites] = p->base + desc_at + off;
+			p->sites++;
 		}
 		off += (uint32_t)align_up(size, EXEC_POLICY_NOTE_ALIGN);
 	}
@@ -66,6 +85,8 @@ static bool parse_props(const unsigned char *desc, uint32_t descsz, bool be, str
 	p->found = true;
 	p->suid_stack = stack;
 	p->notes++;
+	if (!have_stack)
+		p->bare_notes++;
 	return true;
 }
 
@@ -105,11 +126,25 @@ bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 				p->problem = "a policy note ends beyond what the kernel reads of its segment (1 KiB, or the end of the file): not seen";
 			return true;
 		}
-		if (ours && !parse_props(buf + desc, (uint32_t)descsz, big_endian, p))
+		if (ours && !parse_props(buf + desc, (uint32_t)descsz, desc, big_endian, p))
 			return false;
 		off = align_up(desc + descsz, align);
 		if (off > len)
 			off = len;
 	}
 	return true;
+}
+
+void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t value, bool big_endian)
+{
+	const size_t name_at = 12, desc_at = name_at + align_up(EXEC_POLICY_NOTE_NAMESZ, 4);
+
+	memset(out, 0, POLICY_NOTE_BYTES);
+	put32(out, EXEC_POLICY_NOTE_NAMESZ, big_endian);
+	put32(out + 4, 16, big_endian);
+	put32(out + 8, EXEC_POLICY_NOTE_TYPE, big_endian);
+	memcpy(out + name_at, EXEC_POLICY_NOTE_NAME, EXEC_POLICY_NOTE_NAMESZ);
+	put32(out + desc_at, EXEC_POLICY_PROP_SUID_STACK, big_endian);
+	put32(out + desc_at + 4, 8, big_endian);
+	policy_put64(out + desc_at + 8, value, big_endian);
 }

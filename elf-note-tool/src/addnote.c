@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The layout, in the order the new bytes follow the old file:
+ *
+ *   old file, untouched except the ELF header
+ *   padding to 8 bytes
+ *   new program header table  \  one new PT_LOAD (read-only), mapped
+ *   the policy note           /  above every other loadable segment
+ *   new section name table    \  only if the file has section headers:
+ *   new section header table  /  two more sections describe the above
+ *
+ * The old table stays where it was, unused: nothing can be moved inside
+ * a linked program, since code refers to its addresses.  The new table
+ * keeps every entry in its order, puts the new PT_LOAD after the last
+ * one (PT_LOADs stay sorted by address) and the new PT_NOTE after the
+ * last PT_NOTE; PT_PHDR, if any, describes the new table, which the
+ * kernel and ld.so need (AT_PHDR, load bias).
+ *
+ * Why not elf_update(): libelf lays a file out from its sections, and in
+ * this job most bytes that matter are not in any section (the tail of
+ * each segment's page, all of a file without section headers) and the
+ * rewrite must keep every one of them.  So libelf reads the headers and
+ * converts them to the file's class and byte order (gelf_xlatetof), and
+ * the bytes are placed here, at offsets computed below.
+ *
+ * A kernel must handle .bss per segment (upstream 6.7, and Debian's
+ * 6.1.y, whose elf_load() does) for the .bss of the old last segment to
+ * be mapped once the new segment follows it.
+ */
+#include "addnote.h"
+
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec-policy-note.h"
+#include "policy.h"
+
+/* The kernel reads at most one page of program headers. */
+#define PHDR_TABLE_MAX 4096
+
+struct layout {
+	Elf *elf;
+	bool is64, be;
+	GElf_Ehdr eh;
+	size_t phnum, shnum, shstrndx;
+	size_t phent, shent;
+	uint64_t align;		/* of the new PT_LOAD */
+	uint64_t phoff, vaddr;	/* of the new table, file and memory */
+	uint64_t note_off;	/* of the note, from phoff */
+	uint64_t strtab_off, strtab_size, old_strtab_off, old_strtab_size;
+	uint64_t shoff;
+	size_t new_len;
+};
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static const char names[] = EXEC_POLICY_NOTE_SECTION "\0" ADDNOTE_PHDR_SECTION;
+
+/* The highest end of a loadable segment, and the largest alignment. */
+static const char *scan_loads(struct layout *l, uint64_t *end)
+{
+	*end = 0;
+	l->align = 4096;
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(l->elf, (int)i, &ph))
+			return "unreadable program header";
+		if (ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
+			return "a loadable segment wraps around the address space";
+		if (ph.p_vaddr + ph.p_memsz > *end)
+			*end = ph.p_vaddr + ph.p_memsz;
+		if (ph.p_align > l->align) {
+			if (ph.p_align & (ph.p_align - 1))
+				return "a loadable segment's alignment is not a power of two";
+			l->align = ph.p_align;
+		}
+	}
+	return NULL;
+}
+
+static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_end)
+{
+	GElf_Shdr sh;
+
+	if (elf_getshdrnum(l->elf, &l->shnum) || elf_getshdrstrndx(l->elf, &l->shstrndx))
+		return "unreadable section headers";
+	if (l->shnum == 0)
+		return NULL;
+	if (l->shnum != l->eh.e_shnum || l->shstrndx != l->eh.e_shstrndx ||
+	    l->shstrndx == SHN_UNDEF)
+		return "extended section numbering or no section name table (not supported)";
+	if (!gelf_getshdr(elf_getscn(l->elf, l->shstrndx), &sh) || sh.sh_type != SHT_STRTAB ||
+	    sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
+		return "the section name table is damaged";
+	l->shent = gelf_fsize(l->elf, ELF_T_SHDR, 1, EV_CURRENT);
+	l->old_strtab_off = sh.sh_offset;
+	l->old_strtab_size = sh.sh_size;
+	l->strtab_off = chunk_end;
+	l->strtab_size = sh.sh_size + sizeof(names);
+	l->shoff = align_up(l->strtab_off + l->strtab_size, l->is64 ? 8 : 4);
+	l->new_len = l->shoff + (l->shnum + 2) * l->shent;
+	return NULL;
+}
+
+static const char *plan(struct layout *l, size_t len)
+{
+	uint64_t end, table;
+	const char *why;
+
+	if (!gelf_getehdr(l->elf, &l->eh) || elf_getphdrnum(l->elf, &l->phnum))
+		return "damaged ELF header";
+	if (l->eh.e_phnum == PN_XNUM)
+		return "extended program header numbering (not supported)";
+	why = scan_loads(l, &end);
+	if (why)
+		return why;
+	if (!end)
+		return "no loadable segment";
+	l->phent = gelf_fsize(l->elf, ELF_T_PHDR, 1, EV_CURRENT);
+	table = (l->phnum + 2) * l->phent;
+	if (table > PHDR_TABLE_MAX)
+		return "no room for two more program headers within one page";
+	l->phoff = align_up(len, 8);
+	/* p_vaddr and p_offset must agree modulo the alignment. */
+	l->vaddr = align_up(end, l->align) + l->phoff % l->align;
+	l->note_off = table;
+	l->new_len = l->phoff + table + POLICY_NOTE_BYTES;
+	why = plan_sections(l, len, l->new_len);
+	if (why)
+		return why;
+	if (!l->is64 && (l->vaddr + table + POLICY_NOTE_BYTES > UINT32_MAX ||
+			 l->new_len > UINT32_MAX))
+		return "no room in a 32-bit address space or file";
+	return NULL;
+}
+
+/* The new program header table, in the host's GElf form. */
+static GElf_Phdr *new_phdrs(const struct layout *l)
+{
+	const uint64_t table = (l->phnum + 2) * l->phent;
+	GElf_Phdr *out = calloc(l->phnum + 2, sizeof(*out));
+	GElf_Phdr load = {
+		.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->phoff,
+		.p_vaddr = l->vaddr, .p_paddr = l->vaddr, .p_align = l->align,
+		.p_filesz = table + POLICY_NOTE_BYTES, .p_memsz = table + POLICY_NOTE_BYTES,
+	};
+	GElf_Phdr note = {
+		.p_type = PT_NOTE, .p_flags = PF_R, .p_offset = l->phoff + l->note_off,
+		.p_vaddr = l->vaddr + l->note_off, .p_paddr = l->vaddr + l->note_off,
+		.p_filesz = POLICY_NOTE_BYTES, .p_memsz = POLICY_NOTE_BYTES,
+		.p_align = EXEC_POLICY_NOTE_ALIGN,
+	};
+	size_t last_load = 0, last_note = 0, n = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr ph;
+
+		gelf_getphdr(l->elf, (int)i, &ph);
+		if (ph.p_type == PT_LOAD)
+			last_load = i + 1;
+		if (ph.p_type == PT_NOTE)
+			last_note = i + 1;
+	}
+	if (!last_note || last_note < last_load)
+		last_note = last_load;
+	for (size_t i = 0; i <= l->phnum; i++) {
+		if (i == last_load)
+			out[n++] = load;
+		if (i == last_note)
+			out[n++] = note;
+		if (i == l->phnum)
+			break;
+		gelf_getphdr(l->elf, (int)i, &out[n]);
+		if (out[n].p_type == PT_PHDR) {
+			out[n].p_offset = l->phoff;
+			out[n].p_vaddr = out[n].p_paddr = l->vaddr;
+			out[n].p_filesz = out[n].p_memsz = table;
+		}
+		n++;
+	}
+	return out;
+}
+
+/* The section header table: the old one, the name table moved, two more. */
+static GElf_Shdr *new_shdrs(const struct layout *l)
+{
+	GElf_Shdr *out = calloc(l->shnum + 2, sizeof(*out));
+	const uint64_t table = (l->phnum + 2) * l->phent;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < l->shnum; i++)
+		gelf_getshdr(elf_getscn(l->elf, i), &out[i]);
+	out[l->shstrndx].sh_offset = l->strtab_off;
+	out[l->shstrndx].sh_size = l->strtab_size;
+	out[l->shnum] = (GElf_Shdr){
+		.sh_name = (GElf_Word)l->old_strtab_size, .sh_type = SHT_NOTE,
+		.sh_flags = SHF_ALLOC, .sh_addr = l->vaddr + l->note_off,
+		.sh_offset = l->phoff + l->note_off, .sh_size = POLICY_NOTE_BYTES,
+		.sh_addralign = EXEC_POLICY_NOTE_ALIGN,
+	};
+	out[l->shnum + 1] = (GElf_Shdr){
+		.sh_name = (GElf_Word)(l->old_strtab_size + sizeof(EXEC_POLICY_NOTE_SECTION)),
+		.sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC, .sh_addr = l->vaddr,
+		.sh_offset = l->phoff, .sh_size = table, .sh_addralign = l->is64 ? 8 : 4,
+	};
+	return out;
+}
+
+/*
+ * Converts n host records of a type to the file's form at out.  For
+ * ELF32, GElf's 64-bit records are narrowed first (plan() made sure that
+ * every value fits).
+ */
+static bool encode(const struct layout *l, Elf_Type type, const void *recs, size_t n,
+		   unsigned char *out)
+{
+	size_t fsize = gelf_fsize(l->elf, type, n, EV_CURRENT);
+	Elf_Data src = { .d_type = type, .d_version = EV_CURRENT };
+	Elf_Data dst = { .d_buf = out, .d_size = fsize, .d_version = EV_CURRENT };
+	void *narrow = NULL;
+	bool ok;
+
+	src.d_buf = (void *)recs;
+	src.d_size = n * (type == ELF_T_PHDR ? sizeof(GElf_Phdr) :
+			  type == ELF_T_SHDR ? sizeof(GElf_Shdr) : sizeof(GElf_Ehdr));
+	if (!l->is64) {
+		narrow = calloc(n, sizeof(Elf32_Shdr) + sizeof(Elf32_Phdr) + sizeof(Elf32_Ehdr));
+		if (!narrow)
+			return false;
+		src.d_size = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (type == ELF_T_PHDR) {
+				const GElf_Phdr *p = (const GElf_Phdr *)recs + i;
+				Elf32_Phdr *q = (Elf32_Phdr *)narrow + i;
+
+				*q = (Elf32_Phdr){ p->p_type, (Elf32_Off)p->p_offset,
+					(Elf32_Addr)p->p_vaddr, (Elf32_Addr)p->p_paddr,
+					(Elf32_Word)p->p_filesz, (Elf32_Word)p->p_memsz,
+					p->p_flags, (Elf32_Word)p->p_align };
+				src.d_size += sizeof(*q);
+			} else if (type == ELF_T_SHDR) {
+				const GElf_Shdr *s = (const GElf_Shdr *)recs + i;
+				Elf32_Shdr *q = (Elf32_Shdr *)narrow + i;
+
+				*q = (Elf32_Shdr){ s->sh_name, s->sh_type, (Elf32_Word)s->sh_flags,
+					(Elf32_Addr)s->sh_addr, (Elf32_Off)s->sh_offset,
+					(Elf32_Word)s->sh_size, s->sh_link, s->sh_info,
+					(Elf32_Word)s->sh_addralign, (Elf32_Word)s->sh_entsize };
+				src.d_size += sizeof(*q);
+			} else {
+				const GElf_Ehdr *e = recs;
+				Elf32_Ehdr *q = narrow;
+
+				memcpy(q->e_ident, e->e_ident, EI_NIDENT);
+				q->e_type = e->e_type;
+				q->e_machine = e->e_machine;
+				q->e_version = e->e_version;
+				q->e_entry = (Elf32_Addr)e->e_entry;
+				q->e_phoff = (Elf32_Off)e->e_phoff;
+				q->e_shoff = (Elf32_Off)e->e_shoff;
+				q->e_flags = e->e_flags;
+				q->e_ehsize = e->e_ehsize;
+				q->e_phentsize = e->e_phentsize;
+				q->e_phnum = e->e_phnum;
+				q->e_shentsize = e->e_shentsize;
+				q->e_shnum = e->e_shnum;
+				q->e_shstrndx = e->e_shstrndx;
+				src.d_size += sizeof(*q);
+			}
+		}
+		src.d_buf = narrow;
+	}
+	ok = gelf_xlatetof(l->elf, &dst, &src, l->be ? ELFDATA2MSB : ELFDATA2LSB) != NULL;
+	free(narrow);
+	return ok;
+}
+
+static bool write_image(struct layout *l, unsigned char *out, uint64_t value)
+{
+	GElf_Phdr *ph = new_phdrs(l);
+	GElf_Shdr *sh = l->shnum ? new_shdrs(l) : NULL;
+	bool ok = ph && (sh || !l->shnum);
+
+	l->eh.e_phoff = l->phoff;
+	l->eh.e_phnum = (GElf_Half)(l->phnum + 2);
+	if (l->shnum) {
+		l->eh.e_shoff = l->shoff;
+		l->eh.e_shnum = (GElf_Half)(l->shnum + 2);
+	}
+	ok = ok && encode(l, ELF_T_EHDR, &l->eh, 1, out) &&
+	     encode(l, ELF_T_PHDR, ph, l->phnum + 2, out + l->phoff);
+	policy_encode_note(out + l->phoff + l->note_off, value, l->be);
+	if (ok && l->shnum) {
+		memcpy(out + l->strtab_off, out + l->old_strtab_off, l->old_strtab_size);
+		memcpy(out + l->strtab_off + l->old_strtab_size, names, sizeof(names));
+		ok = encode(l, ELF_T_SHDR, sh, l->shnum + 2, out + l->shoff);
+	}
+	free(ph);
+	free(sh);
+	return ok;
+}
+
+unsigned char *addnote(unsigned char *image, size_t len, uint64_t value,
+		       size_t *new_len, const char **why)
+{
+	struct layout l = { 0 };
+	unsigned char *out = NULL;
+
+	elf_version(EV_CURRENT);
+	l.elf = elf_memory((char *)image, len);
+	if (!l.elf) {
+		*why = "not an ELF file";
+		return NULL;
+	}
+	l.is64 = gelf_getclass(l.elf) == ELFCLASS64;
+	l.be = elf_getident(l.elf, NULL)[EI_DATA] == ELFDATA2MSB;
+	*why = plan(&l, len);
+	if (!*why && l.new_len > SIZE_MAX - 1)
+		*why = "too large";
+	if (!*why) {
+		out = calloc(1, l.new_len);
+		if (!out)
+			*why = "out of memory";
+	}
+	if (out) {
+		memcpy(out, image, len);
+		if (!write_image(&l, out, value)) {
+			*why = "could not encode the new headers";
+			free(out);
+			out = NULL;
+		}
+	}
+	*new_len = l.new_len;
+	elf_end(l.elf);
+	return out;
+}
