@@ -22,9 +22,9 @@ export BUILD SERIES ARCH
 # musl for i386 comes through multiarch (musl-dev:i386, which brings Debian's
 # i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
 PACKAGES := linux-source-$(SERIES) qemu-system-x86 build-essential flex bison \
-	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync \
-	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin \
-	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu
+	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
+	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr \
+	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
 PACKAGES_I386 := musl-dev:i386 busybox-static:i386
 
 deps:
@@ -82,7 +82,8 @@ $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 # Sub-makes, so that files the previous step rewrote are seen with their
 # new times.
 samples: deps uapi
-	$(MAKE) -s -C samples OUT=$(GUEST_BIN)
+	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
+	$(MAKE) -s -C samples OUT=$(GUEST_BIN) ELFNOTE=$(BUILD)/elfnote/elfnote
 	tests/malformed/make-corpus.sh $(BUILD)/generated
 	$(MAKE) -s $(GUEST_BIN)/init $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint
 

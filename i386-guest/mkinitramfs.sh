@@ -9,6 +9,10 @@ BUILD=${BUILD:-$top/build}
 BIN=${BIN:-$BUILD/guest-bin}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
+# The loaders of the dynamic samples: musl's (package musl:i386) and the
+# i686 cross toolchain's glibc (libc6-i386-cross).
+MUSL_LIBC=${MUSL_LIBC:-/usr/lib/i386-linux-musl/libc.so}
+GLIBC_LIB=${GLIBC_LIB:-/usr/i686-linux-gnu/lib}
 out=${1:?usage: mkinitramfs.sh OUT.cpio}
 
 die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
@@ -19,6 +23,7 @@ file -L "$BUSYBOX" | grep -q 'ELF 32-bit.*Intel 80386.*statically linked' ||
 list=$out.list
 {
 	sed -e '/^#/d' -e '/^$/d' -e "s|\$BIN|$BIN|g" -e "s|\$BUSYBOX|$BUSYBOX|g" \
+		-e "s|\$MUSL_LIBC|$MUSL_LIBC|g" -e "s|\$GLIBC_LIB|$GLIBC_LIB|g" \
 		"$top/i386-guest/initramfs.list"
 	# The malformed-note corpus (tests/malformed/make-corpus.sh).
 	[ ! -f "$BUILD/generated/corpus.list" ] || cat "$BUILD/generated/corpus.list"

@@ -42,6 +42,8 @@ checkpatch_series() {
 	run_host test-tree "$top/tests/host/test-tree.sh"
 	run_host test-note-abi "$BUILD/host/test-note-abi"
 	run_host test-elfnote "$top/tests/host/test-elfnote.sh"
+	run_host test-elfnote-write "$top/tests/host/test-elfnote-write.sh"
+	run_host test-elfnote-kinds "$top/tests/host/test-elfnote-kinds.sh"
 	echo "# kernel series: checkpatch --strict on each patch in series order"
 	checkpatch_series
 	echo "# guest tests: linux $("$top/kernel/tree.sh" version) from $(ls /usr/src/linux-source-"${SERIES:-6.1}".tar.xz)"

@@ -22,7 +22,7 @@
 	.asciz EXEC_POLICY_NOTE_NAME
 	.balign EXEC_POLICY_NOTE_ALIGN
 	.long EXEC_POLICY_PROP_SUID_STACK, 8
-	.quad EXEC_POLICY_SUID_STACK_BYTES
+	.8byte EXEC_POLICY_SUID_STACK_BYTES
 	.popsection
 
 	/* No executable stack for the objects this joins. */

@@ -56,7 +56,7 @@ struct exec_policy_prop {
 		".asciz \"" EXEC_POLICY_NOTE_NAME "\"\n"			\
 		".balign " EXEC_POLICY_STR(EXEC_POLICY_NOTE_ALIGN) "\n"	\
 		".long " EXEC_POLICY_STR(EXEC_POLICY_PROP_SUID_STACK) ", 8\n"	\
-		".quad " EXEC_POLICY_STR(bytes) "\n"			\
+		".8byte " EXEC_POLICY_STR(bytes) "\n"			\
 		".popsection\n")
 #endif
 

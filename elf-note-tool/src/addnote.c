@@ -23,6 +23,13 @@
  * converts them to the file's class and byte order (gelf_xlatetof), and
  * the bytes are placed here, at offsets computed below.
  *
+ * Where a loadable segment maps the ELF header, the new table's address
+ * is that header's address plus e_phoff, as in a file from the linker:
+ * glibc's static start-up finds the table at __ehdr_start + e_phoff, not
+ * at AT_PHDR.  The file then grows by the zero padding needed to keep
+ * that distance above the last segment's .bss, at most its size plus a
+ * page.
+ *
  * A kernel must handle .bss per segment (upstream 6.7, and Debian's
  * 6.1.y, whose elf_load() does) for the .bss of the old last segment to
  * be mapped once the new segment follows it.
@@ -46,6 +53,8 @@ struct layout {
 	size_t phnum, shnum, shstrndx;
 	size_t phent, shent;
 	uint64_t align;		/* of the new PT_LOAD */
+	bool ehdr_mapped;	/* a PT_LOAD maps file offset 0 ... */
+	uint64_t ehdr_vaddr;	/* ... at this address */
 	uint64_t phoff, vaddr;	/* of the new table, file and memory */
 	uint64_t note_off;	/* of the note, from phoff */
 	uint64_t strtab_off, strtab_size, old_strtab_off, old_strtab_size;
@@ -72,6 +81,10 @@ static const char *scan_loads(struct layout *l, uint64_t *end)
 			return "unreadable program header";
 		if (ph.p_type != PT_LOAD)
 			continue;
+		if (ph.p_offset == 0 && ph.p_filesz) {
+			l->ehdr_mapped = true;
+			l->ehdr_vaddr = ph.p_vaddr;
+		}
 		if (ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
 			return "a loadable segment wraps around the address space";
 		if (ph.p_vaddr + ph.p_memsz > *end)
@@ -128,8 +141,14 @@ static const char *plan(struct layout *l, size_t len)
 	if (table > PHDR_TABLE_MAX)
 		return "no room for two more program headers within one page";
 	l->phoff = align_up(len, 8);
-	/* p_vaddr and p_offset must agree modulo the alignment. */
-	l->vaddr = align_up(end, l->align) + l->phoff % l->align;
+	if (l->ehdr_mapped) {
+		if (align_up(end, l->align) - l->ehdr_vaddr > l->phoff)
+			l->phoff = align_up(end, l->align) - l->ehdr_vaddr;
+		l->vaddr = l->ehdr_vaddr + l->phoff;
+	} else {
+		/* p_vaddr and p_offset must agree modulo the alignment. */
+		l->vaddr = align_up(end, l->align) + l->phoff % l->align;
+	}
 	l->note_off = table;
 	l->new_len = l->phoff + table + POLICY_NOTE_BYTES;
 	why = plan_sections(l, len, l->new_len);

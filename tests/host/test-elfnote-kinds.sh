@@ -1,0 +1,204 @@
+#!/bin/bash
+# elfnote show/check against readelf and eu-readelf on the ELF kinds matrix
+# (tests/host/make-elf-kinds.sh): i386, x86_64, MIPS, PowerPC and PowerPC64
+# programs from gcc, clang and the assembler, glibc and musl, static,
+# static-pie and dynamic, with and without the note, and stripped.  For
+# every file: elfnote's class, byte order and type are readelf -h's; the
+# file is linked as the manifest says; readelf -n and eu-readelf -n see the
+# note exactly when the manifest says it was stamped; elfnote shows the
+# manifest's value, and the value readelf prints in the descriptor; check
+# exits 0 for a stamped file and 1 for an unstamped one.  The matrix must
+# keep covering both classes, byte orders, ELF types, linkings, compilers
+# and libcs.  TAP.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+elfnote=${ELFNOTE:-$BUILD/elfnote/elfnote-asan}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A sanitizer report exits 99, which no elfnote verdict uses.
+export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
+export LC_ALL=C
+
+check() {
+	if [ "$1" = 0 ]; then echo "ok - elfnote kinds: $2"; else echo "not ok - elfnote kinds: $2"; fi
+}
+
+# Built afresh (a few seconds), so there is no cache to go stale.
+kinds=$work/kinds
+if ! "$top/tests/host/make-elf-kinds.sh" "$kinds" 2>"$work/build.err"; then
+	check 1 "make-elf-kinds.sh builds every kind"
+	sed 's/^/#   /' "$work/build.err"
+	exit 1
+fi
+check 0 "make-elf-kinds.sh builds every kind"
+manifest=$kinds/kinds.tsv
+
+# --- coverage: the matrix cannot silently shrink ---------------------------
+# covers COLUMN NAME VALUE...: some file has each VALUE in that column.
+covers() {
+	local col=$1 what=$2 value missing=""
+	shift 2
+	for value in "$@"; do
+		awk -F'\t' -v c="$col" -v v="$value" '!/^#/ && $c == v { found = 1 } END { exit !found }' \
+			"$manifest" || missing="$missing $value"
+	done
+	[ -z "$missing" ]
+	check $? "the matrix covers $what: $*${missing:+ (missing:$missing)}"
+}
+covers 2 "ELF classes" 32 64
+covers 3 "byte orders" little big
+covers 4 "ELF types" EXEC DYN
+covers 5 "linkings" static dynamic
+covers 6 "compilers" gcc clang as
+covers 7 "libcs" glibc musl none
+covers 9 "programs the i386 guest could run" yes
+awk -F'\t' '!/^#/ && $11 == "none" { n++ } !/^#/ && $11 ~ /^[0-9]+$/ { s++ }
+	END { exit !(n > 0 && s > 0) }' "$manifest"
+check $? "the matrix has stamped and unstamped files"
+# Both notes of each combination that matters to the kernel's reader.
+missing=$(awk -F'\t' '!/^#/ { k = $2 "-" $3 "-" $4; if ($11 == "none") u[k] = 1; else s[k] = 1; all[k] = 1 }
+	END { for (k in all) if (!u[k] || !s[k]) printf " %s", k }' "$manifest")
+[ -z "$missing" ]
+check $? "every class/byte order/type combination in the matrix is there stamped and unstamped${missing:+ (not:$missing)}"
+
+# --- what readelf and eu-readelf say ---------------------------------------
+# readelf_notes FILE: one line per policy note readelf -n shows:
+# "DESCSZ BYTE..." (the description data, as printed: on the next line,
+# or on the same one with -W).
+readelf_notes() {
+	readelf -n "$1" 2>/dev/null | awk '
+		$1 == "Linux" && /Unknown note type: \(0x45584543\)/ { sz = $2; want = 1 }
+		want && /description data:/ { sub(/.*description data: */, ""); print sz, $0; want = 0 }'
+}
+
+# desc_value DATA DESCSZ BYTE...: the stack value of a descriptor of one
+# 8-byte stack property (u32 type, u32 size, u64 value, in DATA's order),
+# or "malformed (...)" for anything else.
+desc_value() {
+	local data=$1 descsz=$2
+	shift 2
+	local b=("$@") hex
+	field() {	# field OFFSET LENGTH: hex of the bytes, most significant first
+		local h="" j
+		for ((j = 0; j < $2; j++)); do
+			if [ "$data" = little ]; then h=${b[$1 + j]}$h; else h=$h${b[$1 + j]}; fi
+		done
+		echo "$h"
+	}
+	if [ "$((descsz))" != 16 ] || [ "${#b[@]}" != 16 ]; then
+		echo "malformed (descsz $descsz, ${#b[@]} bytes shown)"
+		return
+	fi
+	local type=$((16#$(field 0 4))) size=$((16#$(field 4 4)))
+	if [ "$type" != 1 ] || [ "$size" != 8 ]; then
+		echo "malformed (pr_type $type, pr_datasz $size)"
+		return
+	fi
+	hex=$(field 8 8)
+	printf '%u\n' "$((16#$hex))"
+}
+
+# host_interp PATH: the file on this host that is the i386 interpreter PATH.
+host_interp() {
+	case "$1" in
+	/lib/ld-linux.so.2) echo /usr/i686-linux-gnu/lib/ld-linux.so.2 ;;
+	/lib/ld-musl-i386.so.1) readlink -f /lib/ld-musl-i386.so.1 ;;
+	esac
+}
+
+# json_field JSON KEY: a string or number member of elfnote's one-line JSON.
+json_field() {
+	local v=${1#*\""$2"\":}
+	[ "$v" = "$1" ] && return
+	v=${v%%[,\}]*}
+	v=${v#\"}
+	echo "${v%\"}"
+}
+
+files=0
+while IFS=$'\t' read -r name class data type link _compiler _libc arch runs interp note extra; do
+	case "$name" in ''|'#'*) continue ;; esac
+	files=$((files + 1))
+	f=$kinds/$name
+	if [ ! -f "$f" ] || [ -z "$note" ] || [ -n "${extra:-}" ]; then
+		check 1 "$name: listed with 11 columns and built"
+		continue
+	fi
+
+	# ELF header: readelf -h, elfnote show --json and the manifest.
+	hdr=$(readelf -hW "$f" 2>/dev/null)
+	r_class=$(awk '$1 == "Class:" { sub(/ELF/, "", $2); print $2 }' <<<"$hdr")
+	r_data=$(awk -F': *' '$1 ~ /^ *Data$/ { print ($2 ~ /big endian/) ? "big" : ($2 ~ /little endian/) ? "little" : $2 }' <<<"$hdr")
+	r_type=$(awk '$1 == "Type:" { print $2 }' <<<"$hdr")
+	json=$("$elfnote" show --json "$f" 2>"$work/show.err")
+	show_status=$?
+	e_class=$(json_field "$json" class)
+	e_data=$(json_field "$json" byte_order)
+	e_type=$(json_field "$json" type)
+	case "$r_type" in
+	EXEC) r_type_name=executable ;;
+	DYN) r_type_name="shared object" ;;
+	*) r_type_name="?" ;;
+	esac
+	[ "$e_class" = "$r_class" ] && [ "$e_data" = "$r_data" ] && [ "$e_type" = "$r_type_name" ] &&
+		[ "$class" = "$r_class" ] && [ "$data" = "$r_data" ] && [ "$type" = "$r_type" ]
+	check $? "$name: header: readelf ELF$r_class $r_data $r_type, elfnote $e_class $e_data $e_type, manifest $class $data $type"
+
+	# Linking: the interpreter readelf -l shows is the manifest's; one the
+	# i386 guest could use is an i386 file on this host.
+	r_interp=$(readelf -lW "$f" 2>/dev/null | sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/\1/p')
+	r_link=static
+	[ -n "$r_interp" ] && r_link=dynamic
+	ok=0
+	[ "$link" = "$r_link" ] && [ "$interp" = "${r_interp:--}" ] || ok=1
+	if [ "$runs" = yes ]; then
+		[ "$arch" = i386 ] && [ "$r_class" = 32 ] && [ "$r_data" = little ] || ok=1
+		if [ -n "$r_interp" ]; then
+			host=$(host_interp "$r_interp")
+			[ -n "$host" ] && readelf -hW "$host" 2>/dev/null | grep -q 'Machine: *Intel 80386' || ok=1
+		fi
+	fi
+	m_interp=""
+	[ "$interp" = - ] || m_interp=" ($interp)"
+	[ "$runs" = yes ] && m_interp="$m_interp, runs on the i386 guest"
+	check $ok "$name: readelf -l: $r_link${r_interp:+ ($r_interp)}; manifest: $link$m_interp"
+
+	# Presence: readelf -n and eu-readelf -n, against the manifest.
+	mapfile -t notes < <(readelf_notes "$f")
+	eu_count=$(eu-readelf -n "$f" 2>/dev/null | awk '$1 == "Linux" && /<unknown>: 1163412803$/ { n++ } END { print n + 0 }')
+	want=1
+	[ "$note" = none ] && want=0
+	[ "${#notes[@]}" = "$want" ] && [ "$eu_count" = "$want" ]
+	check $? "$name: readelf -n shows ${#notes[@]} policy note(s), eu-readelf -n $eu_count, manifest $want"
+
+	# Value: elfnote's, the manifest's and readelf's descriptor bytes.
+	status=$(json_field "$json" status)
+	case "$status" in
+	annotated) e_value=$(json_field "$json" suid_stack) ;;
+	none) e_value=none ;;
+	malformed) e_value="malformed ($(json_field "$json" problem))" ;;
+	*) e_value="error (${json:-no output}; $(head -c 200 "$work/show.err"))" ;;
+	esac
+	r_value=none
+	if [ "${#notes[@]}" -gt 0 ]; then
+		# shellcheck disable=SC2086 # the bytes as words
+		r_value=$(desc_value "$r_data" ${notes[0]})
+	fi
+	[ "$show_status" = 0 ] && [ "$e_value" = "$note" ]
+	check $? "$name: elfnote show says $e_value (exit $show_status), manifest $note"
+	[ "${e_value%% *}" = "${r_value%% *}" ]
+	check $? "$name: elfnote says ${e_value%% *}, readelf's descriptor says $r_value"
+
+	# check: 0 with the note, 1 without.
+	"$elfnote" check -q "$f" 2>/dev/null
+	got=$?
+	want_check=0
+	[ "$note" = none ] && want_check=1
+	[ "$got" = "$want_check" ]
+	check $? "$name: elfnote check exits $got, want $want_check"
+done < "$manifest"
+
+[ "$files" -ge 40 ]
+check $? "the manifest lists $files files (at least 40)"

@@ -1,0 +1,250 @@
+#!/bin/bash
+# Host tests of elfnote set and clear (the ASan/UBSan build, which can fail
+# any step of a write on request): sizes, in-place rewrites, notes added
+# after linking (which must still run, lint as clean as before and show in
+# readelf), no write when nothing changes, and the safety rules for setuid
+# files: owner, mode, capabilities and xattrs kept; symlinks and hard links
+# refused; any failure leaves the original byte-identical and no temporary
+# file.  TAP.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+elfnote=${ELFNOTE:-$BUILD/elfnote/elfnote-asan}
+bin=$BUILD/guest-bin
+corpus=$BUILD/generated/bin
+work=$(mktemp -d)
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+check() {
+	if [ "$1" = 0 ]; then echo "ok - elfnote write: $2"; else echo "not ok - elfnote write: $2"; fi
+}
+
+# Everything a write could change: bytes, owner, mode, links, xattrs.
+state() {
+	sha256sum < "$1"
+	stat -c '%u:%g %a %h %i' "$1"
+	getfattr -d -m - --absolute-names "$1" 2>/dev/null | grep -v '^# file'
+}
+
+value() {
+	local json
+	json=$("$elfnote" show --json "$1") || return 1
+	case "$json" in *'"suid_stack":'*) v=${json#*\"suid_stack\":}; echo "${v%%[,\}]*}" ;; *) echo none ;; esac
+}
+
+leftovers() {
+	find "$1" -maxdepth 1 -name '.*.elfnote-*' | grep -q .
+}
+
+cat > "$work/hello.c" <<'C'
+#include <stdio.h>
+static int big[100000];
+int main(void) { big[99999] = 1; puts("hello"); return big[0]; }
+C
+cc -O2 -o "$work/x64-dyn" "$work/hello.c" && cc -O2 -static -o "$work/x64-static" "$work/hello.c" &&
+	cc -O2 -static-pie -o "$work/x64-static-pie" "$work/hello.c"
+check $? "built x86_64 dynamic, static and static-pie programs"
+
+# 1. Sizes: what is accepted, and every refusal names the argument.
+cp "$bin/probe" "$work/p"
+before=$(state "$work/p")
+for good in 33554432:33554432 32M:33554432 32MiB:33554432 1G:1073741824 12K:none; do
+	arg=${good%%:*} want=${good#*:}
+	if [ "$want" = none ]; then
+		out=$("$elfnote" set -n --suid-stack "$arg" "$work/p" 2>&1); [ $? = 64 ]
+	else
+		out=$("$elfnote" set -n --suid-stack "$arg" "$work/p") &&
+			[ "$out" = "$work/p: suid stack would be $want bytes (was none; note added)" ]
+	fi
+	check $? "size $arg: ${want/none/refused (not above 8M)}"
+done
+for bad in 32X 32MB 32m '' -1 abc 8M 8388608 12345 0x1000 '32 M' 99999999999999999999 17179869184G; do
+	out=$("$elfnote" set --suid-stack "$bad" "$work/p" 2>&1)
+	status=$?
+	[ "$status" = 64 ] && case "$out" in "elfnote: invalid size '$bad': "*) true ;; *) false ;; esac &&
+		[ "$(state "$work/p")" = "$before" ]
+	check $? "size '$bad' refused with exit 64, file untouched (${out%%$'\n'*})"
+done
+"$elfnote" set --suid-stack 3G "$work/p" 2>/dev/null; [ $? = 1 ] && [ "$(state "$work/p")" = "$before" ]
+check $? "3G refused for an ELF32 program (more than it can use)"
+
+# 2. Adding after linking, then no write at all when nothing changes.
+for f in x64-dyn x64-static x64-static-pie; do
+	cp "$work/$f" "$work/$f.orig"
+	out=$("$elfnote" set --suid-stack 32M "$work/$f") &&
+		[ "$out" = "$work/$f: suid stack 33554432 bytes (was none; note added)" ] &&
+		[ "$(value "$work/$f")" = 33554432 ] && [ "$("$work/$f")" = hello ]
+	check $? "$f: note added after linking; it still runs"
+	[ "$(cmp -l "$work/$f.orig" "$work/$f" 2>/dev/null | awk '$1 > 64' | wc -l)" = 0 ]
+	check $? "$f: the original bytes are kept after the ELF header"
+	readelf -n "$work/$f" | grep -q 'Unknown note type: (0x45584543)' &&
+		eu-readelf -n "$work/$f" | grep -q 'Linux .*0x45584543\|Linux.*<unknown>\|Linux'
+	check $? "$f: readelf -n and eu-readelf -n show the note"
+	# The only new lint lines are the ones any binary with this note gets.
+	eu-elflint --gnu-ld "$work/$f.orig" > "$work/lint0" 2>&1
+	eu-elflint --gnu-ld "$work/$f" > "$work/lint1" 2>&1
+	! diff "$work/lint0" "$work/lint1" | grep '^>' | grep -v "unknown object file note type 1163412803 with owner name 'Linux'" | grep -q .
+	check $? "$f: eu-elflint --gnu-ld finds nothing new but the unknown note type"
+	cp "$work/$f" "$work/$f.before"
+	touch -d @1000000000 "$work/$f"
+	before=$(stat -c '%i %Y %Z' "$work/$f")
+	out=$("$elfnote" set --suid-stack 32M "$work/$f") &&
+		[ "$out" = "$work/$f: suid stack 33554432 bytes: unchanged" ] &&
+		[ "$(stat -c '%i %Y %Z' "$work/$f")" = "$before" ]
+	check $? "$f: set again: unchanged, not even rewritten (same inode, mtime, ctime)"
+done
+grep -q "unknown object file note type 1163412803 with owner name 'Linux'" < <(eu-elflint --gnu-ld "$bin/probe-n32" 2>&1)
+check $? "a link-time stamped program gets the same eu-elflint note-type line"
+
+# 3. In place: only the 8 value bytes change; clear; set after clear.
+cp "$work/x64-dyn" "$work/ip"
+"$elfnote" set --suid-stack 48M "$work/ip" | grep -q 'was 33554432 bytes; rewritten in place' &&
+	[ "$(cmp -l "$work/x64-dyn" "$work/ip" | wc -l)" -le 8 ] && [ "$(value "$work/ip")" = 50331648 ]
+check $? "in place: 32M -> 48M changes at most the 8 value bytes"
+out=$("$elfnote" clear "$work/ip") && [ "$out" = "$work/ip: suid stack none (was 50331648 bytes; rewritten in place)" ] &&
+	[ "$(value "$work/ip")" = 0 ] && "$elfnote" show "$work/ip" | grep -q 'no stack request'
+check $? "clear rewrites the request to 0 (show: no stack request)"
+out=$("$elfnote" clear "$work/ip") && [ "$out" = "$work/ip: suid stack none: unchanged" ]
+check $? "clear again: unchanged"
+out=$("$elfnote" clear "$work/x64-dyn.orig") && [ "$out" = "$work/x64-dyn.orig: suid stack none: unchanged" ] &&
+	[ "$(value "$work/x64-dyn.orig")" = none ]
+check $? "clear on a program without a note: unchanged, no note added"
+"$elfnote" set --suid-stack 64M "$work/ip" >/dev/null && [ "$(value "$work/ip")" = 67108864 ] &&
+	[ "$(readelf -lW "$work/ip" | grep -c NOTE)" = "$(readelf -lW "$work/x64-dyn" | grep -c NOTE)" ]
+check $? "set after clear edits the same note (no second note)"
+
+# 4. Dry run writes nothing.
+cp "$bin/probe" "$work/dry"
+before=$(state "$work/dry")
+"$elfnote" set -n --suid-stack 32M "$work/dry" | grep -q 'would be 33554432 bytes' &&
+	"$elfnote" clear --dry-run "$work/x64-dyn" | grep -q 'would be none' &&
+	[ "$(state "$work/dry")" = "$before" ] && [ "$(value "$work/x64-dyn")" = 33554432 ]
+check $? "-n/--dry-run says what would change and writes nothing"
+
+# 5. Owner, mode, capabilities and xattrs survive.
+for m in 4755:0:0 2755:0:0 6750:1234:5678 0700:1234:1234; do
+	mode=${m%%:*} rest=${m#*:}
+	cp "$bin/probe" "$work/m$mode" && chown "${rest%:*}:${rest#*:}" "$work/m$mode" && chmod "$mode" "$work/m$mode"
+	"$elfnote" set --suid-stack 32M "$work/m$mode" >/dev/null &&
+		[ "$(stat -c '%a %u:%g' "$work/m$mode")" = "${mode#0} ${rest%:*}:${rest#*:}" ] &&
+		[ "$(value "$work/m$mode")" = 33554432 ]
+	check $? "mode $mode owned by ${rest%:*}:${rest#*:}: kept after a note is added"
+done
+cp "$work/x64-dyn.orig" "$work/cap" && setcap cap_net_raw,cap_sys_nice+ep "$work/cap" &&
+	setfattr -n user.origin -v debian "$work/cap" && setfattr -n trusted.mark -v 1 "$work/cap" &&
+	chmod 4711 "$work/cap"
+"$elfnote" set --suid-stack 32M "$work/cap" >/dev/null &&
+	[ "$(getcap "$work/cap")" = "$work/cap cap_net_raw,cap_sys_nice=ep" ] &&
+	[ "$(getfattr --absolute-names --only-values -n user.origin "$work/cap")" = debian ] &&
+	[ "$(getfattr --absolute-names --only-values -n trusted.mark "$work/cap")" = 1 ] &&
+	[ "$(stat -c %a "$work/cap")" = 4711 ] && "$work/cap" | grep -q hello
+check $? "file capabilities, user.* and trusted.* xattrs and 4711 kept; it runs"
+"$elfnote" set --suid-stack 48M "$work/cap" >/dev/null &&
+	[ "$(getcap "$work/cap")" = "$work/cap cap_net_raw,cap_sys_nice=ep" ] && [ "$(stat -c %a "$work/cap")" = 4711 ]
+check $? "file capabilities and mode kept by an in-place rewrite too"
+
+# 6. Symlinks and hard links.
+cp "$bin/probe" "$work/target" && ln -s target "$work/link"
+before=$(state "$work/target")
+out=$("$elfnote" set --suid-stack 32M "$work/link" 2>&1); status=$?
+[ "$status" = 1 ] && [ "$out" = "elfnote: $work/link: a symbolic link: not written through (--follow-symlinks edits its target)" ] &&
+	[ "$(state "$work/target")" = "$before" ]
+check $? "a symlink is refused by default, its target untouched"
+"$elfnote" set --follow-symlinks --suid-stack 32M "$work/link" >/dev/null && [ -L "$work/link" ] &&
+	[ "$(value "$work/target")" = 33554432 ]
+check $? "--follow-symlinks edits the target and keeps the link"
+cp "$bin/probe" "$work/hard1" && ln "$work/hard1" "$work/hard2"
+before=$(state "$work/hard1")
+out=$("$elfnote" set --suid-stack 32M "$work/hard2" 2>&1); status=$?
+[ "$status" = 1 ] && case "$out" in "elfnote: $work/hard2: has 2 hard links"*) true ;; *) false ;; esac &&
+	[ "$(state "$work/hard1")" = "$before" ]
+check $? "a file with hard links is refused, both names untouched"
+
+# 7. Every step of a write made to fail: nothing lost, nothing left.
+cp "$work/x64-dyn.orig" "$work/f" && setcap cap_net_raw+ep "$work/f" && chmod 4755 "$work/f"
+cp "$work/x64-dyn" "$work/g" && setfattr -n user.origin -v debian "$work/g" && chmod 4755 "$work/g"
+for step in create write chown xattr chmod fsync verify rename; do
+	for f in f g; do
+		how="adding a note"
+		[ "$f" = g ] && how="in place"
+		before=$(state "$work/$f")
+		out=$(ELFNOTE_FAIL_AT=$step "$elfnote" set --suid-stack 40M "$work/$f" 2>&1); status=$?
+		[ "$status" = 1 ] && case "$out" in "elfnote: $work/$f: "*) true ;; *) false ;; esac &&
+			[ "$(state "$work/$f")" = "$before" ] && ! leftovers "$work"
+		check $? "failure at $step ($how): exit 1, original intact, no temporary file (${out#elfnote: $work/$f: })"
+	done
+done
+
+# 8. Real failures: a full filesystem, a file size limit, a read-only
+#    directory, an unprivileged user.
+if unshare -Urm true 2>/dev/null; then
+	mkdir -p "$work/full"
+	out=$(unshare -Urm bash -c '
+		mount -t tmpfs -o size=1m none "$1" && cp "$2" "$1/x" &&
+		head -c $((1024 * 1024 - $(stat -c %s "$2") - 8192)) /dev/zero > "$1/fill" 2>/dev/null
+		sum=$(sha256sum < "$1/x")
+		"$3" set --suid-stack 32M "$1/x" 2>&1; echo "status=$?"
+		[ "$(sha256sum < "$1/x")" = "$sum" ] && echo intact
+		echo "files:" $(ls -A "$1")' _ "$work/full" "$work/x64-dyn.orig" "$elfnote")
+	case "$out" in *"No space left on device"*"status=1"*intact*"files: fill x") true ;; *) false ;; esac
+	check $? "a full filesystem: ENOSPC reported, original intact, no temporary file"
+else
+	echo "ok - elfnote write: a full filesystem # SKIP unshare -Urm not permitted here"
+fi
+cp "$work/x64-dyn.orig" "$work/fsz"
+before=$(state "$work/fsz")
+out=$(trap '' XFSZ; ulimit -f 8; "$elfnote" set --suid-stack 32M "$work/fsz" 2>&1); status=$?
+[ "$status" = 1 ] && case "$out" in *"File too large"*) true ;; *) false ;; esac &&
+	[ "$(state "$work/fsz")" = "$before" ] && ! leftovers "$work"
+check $? "a file size limit hit mid-write: reported, original intact, no temporary file"
+mkdir "$work/ro" && cp "$bin/probe" "$work/ro/p" && chown -R 65534:65534 "$work/ro" && chmod 555 "$work/ro"
+before=$(state "$work/ro/p")
+out=$("${nobody[@]}" "$elfnote" set --suid-stack 32M "$work/ro/p" 2>&1); status=$?
+[ "$status" = 1 ] && [ "$out" = "elfnote: $work/ro/p: cannot create a temporary file in $work/ro: Permission denied" ] &&
+	[ "$(state "$work/ro/p")" = "$before" ]
+check $? "a read-only directory: a clear error, original intact"
+cp "$bin/probe" "$work/rootsuid" && chmod 4755 "$work/rootsuid"
+before=$(state "$work/rootsuid")
+out=$("${nobody[@]}" "$elfnote" set --suid-stack 32M "$work/rootsuid" 2>&1); status=$?
+[ "$status" = 1 ] && [ "$out" = "elfnote: $work/rootsuid: cannot be written by you: Permission denied" ] &&
+	[ "$(state "$work/rootsuid")" = "$before" ]
+check $? "an unprivileged user on a root-owned 4755 file: permission error, untouched"
+
+# 9. What cannot be edited is refused and left alone.
+for f in "$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file"; do
+	file=${f%%:*} want=${f#*:}
+	cp "$file" "$work/refuse"
+	before=$(state "$work/refuse")
+	out=$("$elfnote" set --suid-stack 32M "$work/refuse" 2>&1); status=$?
+	[ "$status" = 1 ] && case "$out" in "elfnote: $work/refuse: $want"*) true ;; *) false ;; esac &&
+		[ "$(state "$work/refuse")" = "$before" ]
+	check $? "refused: $want ($out)"
+done
+out=$("$elfnote" set --suid-stack 32M "$work/missing" "$work/p" 2>&1); status=$?
+[ "$status" = 1 ] && grep -q "^elfnote: $work/missing: No such file or directory$" <<< "$out" &&
+	[ "$(value "$work/p")" = 33554432 ]
+check $? "one bad file among several: the others are done, exit 1"
+
+# 10. GNU strip after a note was added: either the note and the program
+#     survive, or check reports the damage (docs: stamp after strip).
+for f in x64-dyn x64-static x64-static-pie; do
+	for s in strip "strip --strip-all" objcopy eu-strip; do
+		cp "$work/$f.before" "$work/s"
+		case "$s" in
+		objcopy) objcopy "$work/s" "$work/s2" 2>/dev/null && mv "$work/s2" "$work/s" ;;
+		*) $s "$work/s" 2>/dev/null ;;
+		esac
+		if "$elfnote" check -q "$work/s"; then
+			[ "$(value "$work/s")" = 33554432 ] && [ "$("$work/s")" = hello ]
+			check $? "$s after set on $f: note kept, program runs"
+		else
+			status=$?
+			[ "$status" = 3 ] && [ "$s" != eu-strip ]
+			check $? "$s after set on $f: damage detected by check (exit $status)"
+		fi
+	done
+done
