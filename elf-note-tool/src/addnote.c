@@ -46,6 +46,9 @@
 /* The kernel reads at most one page of program headers. */
 #define PHDR_TABLE_MAX 4096
 
+/* Zero padding the file may grow by (see above); beyond: stamp at link time. */
+#define PAD_MAX (64 << 20)
+
 struct layout {
 	Elf *elf;
 	bool is64, be;
@@ -70,7 +73,7 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 static const char names[] = EXEC_POLICY_NOTE_SECTION "\0" ADDNOTE_PHDR_SECTION;
 
 /* The highest end of a loadable segment, and the largest alignment. */
-static const char *scan_loads(struct layout *l, uint64_t *end)
+static const char *scan_loads(struct layout *l, size_t len, uint64_t *end)
 {
 	*end = 0;
 	l->align = 4096;
@@ -79,6 +82,9 @@ static const char *scan_loads(struct layout *l, uint64_t *end)
 
 		if (!gelf_getphdr(l->elf, (int)i, &ph))
 			return "unreadable program header";
+		/* What is appended must not become part of an old segment. */
+		if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
+			return "a segment extends past the end of the file";
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (ph.p_offset == 0 && ph.p_filesz) {
@@ -105,7 +111,7 @@ static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_en
 	if (elf_getshdrnum(l->elf, &l->shnum) || elf_getshdrstrndx(l->elf, &l->shstrndx))
 		return "unreadable section headers";
 	if (l->shnum == 0)
-		return NULL;
+		return l->eh.e_shoff ? "a section header offset but no section headers" : NULL;
 	if (l->shnum != l->eh.e_shnum || l->shstrndx != l->eh.e_shstrndx ||
 	    l->shstrndx == SHN_UNDEF)
 		return "extended section numbering or no section name table (not supported)";
@@ -131,7 +137,7 @@ static const char *plan(struct layout *l, size_t len)
 		return "damaged ELF header";
 	if (l->eh.e_phnum == PN_XNUM)
 		return "extended program header numbering (not supported)";
-	why = scan_loads(l, &end);
+	why = scan_loads(l, len, &end);
 	if (why)
 		return why;
 	if (!end)
@@ -140,10 +146,18 @@ static const char *plan(struct layout *l, size_t len)
 	table = (l->phnum + 2) * l->phent;
 	if (table > PHDR_TABLE_MAX)
 		return "no room for two more program headers within one page";
+	/* Hostile sizes must not wrap around: then there is no room. */
+	if (l->align > (1ULL << 32) || align_up(end, l->align) < end ||
+	    align_up(end, l->align) > UINT64_MAX / 2)
+		return "no room above the last loadable segment";
 	l->phoff = align_up(len, 8);
 	if (l->ehdr_mapped) {
+		if (l->ehdr_vaddr > end)
+			return "the segment holding the ELF header lies above the others";
 		if (align_up(end, l->align) - l->ehdr_vaddr > l->phoff)
 			l->phoff = align_up(end, l->align) - l->ehdr_vaddr;
+		if (l->phoff - len > PAD_MAX)
+			return "the file would grow by more than 64 MiB of padding (stamp it at link time)";
 		l->vaddr = l->ehdr_vaddr + l->phoff;
 	} else {
 		/* p_vaddr and p_offset must agree modulo the alignment. */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "elffile.h"
 
+#include "addnote.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -99,6 +101,25 @@ static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_r
 		r->verdict = r->policy.found ? ELF_ANNOTATED : ELF_NO_NOTE;
 }
 
+/* A section elfnote set adds with a note after linking (addnote.h). */
+static bool stamped_after_link(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ADDNOTE_PHDR_SECTION))
+			return true;
+	}
+	return false;
+}
+
 static void inspect_elf(Elf *elf, off_t size, struct elf_report *r)
 {
 	GElf_Ehdr eh;
@@ -126,6 +147,9 @@ static void inspect_elf(Elf *elf, off_t size, struct elf_report *r)
 		why = check_segments(elf, phnum);
 	if (why) {
 		refuse(r, ELF_NOT_EXECUTABLE, why);
+		/* GNU strip and objcopy cannot keep a moved table: say so. */
+		if (stamped_after_link(elf))
+			snprintf(r->reason, sizeof(r->reason), "%s (GNU strip or objcopy after elfnote set? strip first, then stamp)", why);
 		return;
 	}
 	read_notes(elf, phnum, size, r->big_endian, r);

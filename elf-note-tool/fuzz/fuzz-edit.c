@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for elfnote's editor (src/edit.c, src/addnote.c): the
+ * first input byte picks the request (clear, 32 MiB or 3 GiB), the rest is
+ * a file.  Besides the sanitizers it checks the editor's promises:
+ *   - what it plans reads back as asked (edit_plan() checks this itself
+ *     and says "internal error" otherwise);
+ *   - an in-place rewrite keeps the size and changes at most 8 bytes per
+ *     stack property; an added note keeps every byte after the ELF header;
+ *   - planning again on the result changes nothing (idempotence).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edit.h"
+#include "policy.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static size_t differing(const unsigned char *a, const unsigned char *b, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += a[i] != b[i];
+	return n;
+}
+
+static void check_result(const unsigned char *in, size_t len, uint64_t value, struct edit *e)
+{
+	struct edit again;
+
+	if (e->action == EDIT_IN_PLACE &&
+	    (e->len != len || differing(in, e->image, len) > 8 * POLICY_SITES_MAX))
+		abort();
+	/* 64 bytes: the largest ELF header (ELF64), the only bytes rewritten. */
+	if (e->action == EDIT_ADD_NOTE &&
+	    (e->len <= len || (len > 64 && memcmp(in + 64, e->image + 64, len - 64))))
+		abort();
+	if (!edit_plan(e->image, e->len, value, &again) || again.action != EDIT_UNCHANGED)
+		abort();
+	edit_free(&again);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const uint64_t values[] = { 0, 32ULL << 20, 3ULL << 30 };
+	unsigned char *copy;
+	struct edit e;
+	uint64_t value;
+
+	if (size < 1)
+		return 0;
+	value = values[data[0] % 3];
+	copy = malloc(size - 1 ? size - 1 : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data + 1, size - 1);
+	if (edit_plan(copy, size - 1, value, &e)) {
+		if (e.action != EDIT_UNCHANGED)
+			check_result(copy, size - 1, value, &e);
+	} else if (!strncmp(e.why, "internal error", 14)) {
+		abort();
+	}
+	edit_free(&e);
+	free(copy);
+	return 0;
+}
