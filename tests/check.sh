@@ -41,6 +41,7 @@ checkpatch_series() {
 	run_host test-scenario "$BUILD/host/test-scenario"
 	run_host test-tree "$top/tests/host/test-tree.sh"
 	run_host test-note-abi "$BUILD/host/test-note-abi"
+	run_host test-elfnote-unit "$BUILD/host/test-elfnote-unit" "$BUILD"
 	run_host test-elfnote "$top/tests/host/test-elfnote.sh"
 	run_host test-elfnote-write "$top/tests/host/test-elfnote-write.sh"
 	run_host test-elfnote-kinds "$top/tests/host/test-elfnote-kinds.sh"

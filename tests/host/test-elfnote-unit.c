@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of elfnote's pure parts, on bytes in memory (built with ASan
+ * and UBSan): the size parser, the note encoder against the ABI's bytes,
+ * the note walk's record of where values sit, and the editor's decisions
+ * on real samples (build/guest-bin) and malformed-corpus files
+ * (build/generated/bin).  TAP; argv[1] is the build folder.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edit.h"
+#include "elffile.h"
+#include "exec-policy-note.h"
+#include "policy.h"
+#include "size.h"
+
+static int failed;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - elfnote unit: ", cond ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	failed |= !cond;
+}
+
+/* --- sizes ---------------------------------------------------------------- */
+
+static const struct {
+	const char *in;
+	int valid;
+	uint64_t bytes;
+} sizes[] = {
+	{ "0", 1, 0 },
+	{ "4096", 1, 4096 },
+	{ "4K", 1, 4096 },
+	{ "4KiB", 1, 4096 },
+	{ "32M", 1, 32ULL << 20 },
+	{ "32MiB", 1, 32ULL << 20 },
+	{ "1G", 1, 1ULL << 30 },
+	{ "18446744073709551615", 1, UINT64_MAX },	/* the last that fits */
+	{ "18446744073709551616", 0, 0 },		/* the first that does not */
+	{ "17179869183G", 1, 17179869183ULL << 30 },
+	{ "17179869184G", 0, 0 },			/* 2^64 */
+	{ "", 0, 0 }, { "K", 0, 0 }, { "1k", 0, 0 }, { "1KB", 0, 0 },
+	{ "1Ki", 0, 0 }, { "1 K", 0, 0 }, { "1K ", 0, 0 }, { " 1", 0, 0 },
+	{ "+1", 0, 0 }, { "-1", 0, 0 }, { "1.5M", 0, 0 }, { "0x10", 0, 0 },
+	{ "1T", 0, 0 },
+};
+
+static void test_sizes(void)
+{
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t v = 0;
+		const char *why = NULL;
+		bool got = size_parse(sizes[i].in, &v, &why);
+
+		ok(got == sizes[i].valid && (!got || v == sizes[i].bytes) && (got || why),
+		   "size '%s': %s", sizes[i].in, got ? "accepted" : why ? why : "refused without a reason");
+	}
+}
+
+/* --- the note's bytes ------------------------------------------------------ */
+
+/* The ABI (docs/note-format.md) written out by hand: 32 MiB, both orders. */
+static const unsigned char note_le[POLICY_NOTE_BYTES] = {
+	6, 0, 0, 0, 16, 0, 0, 0, 0x43, 0x45, 0x58, 0x45, 'L', 'i', 'n', 'u', 'x', 0, 0, 0,
+	1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
+};
+static const unsigned char note_be[POLICY_NOTE_BYTES] = {
+	0, 0, 0, 6, 0, 0, 0, 16, 0x45, 0x58, 0x45, 0x43, 'L', 'i', 'n', 'u', 'x', 0, 0, 0,
+	0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 2, 0, 0, 0,
+};
+
+static void test_note_bytes(void)
+{
+	for (int be = 0; be <= 1; be++) {
+		unsigned char out[POLICY_NOTE_BYTES];
+		struct policy p = { .base = 1000 };
+
+		policy_encode_note(out, 32ULL << 20, be);
+		ok(!memcmp(out, be ? note_be : note_le, sizeof(out)),
+		   "%s note for 32 MiB is byte for byte the ABI's", be ? "big-endian" : "little-endian");
+		policy_walk_segment(out, sizeof(out), 4, true, be, &p);
+		ok(p.found && !p.malformed && p.suid_stack == 32ULL << 20 && p.sites == 1 &&
+		   p.site[0] == 1000 + 28 && !p.bare_notes,
+		   "%s walk finds it, the value at segment offset 28", be ? "big-endian" : "little-endian");
+	}
+}
+
+/* --- the editor -------------------------------------------------------------- */
+
+static unsigned char *load(const char *dir, const char *name, size_t *len)
+{
+	char path[4096];
+	unsigned char *buf;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET)) {
+		printf("# cannot read %s\n", path);
+		exit(1);
+	}
+	buf = malloc((size_t)n);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		exit(1);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static size_t differing(const unsigned char *a, const unsigned char *b, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += a[i] != b[i];
+	return n;
+}
+
+static uint64_t read_back(struct edit *e)
+{
+	struct elf_report r;
+
+	elf_inspect_image(e->image, e->len, &r);
+	return r.verdict == ELF_ANNOTATED ? r.policy.suid_stack : UINT64_MAX;
+}
+
+/* plan: value; expect an action, or failure with a reason containing why. */
+static void plan(const char *dir, const char *name, uint64_t value, int action, const char *why)
+{
+	size_t len;
+	unsigned char *img = load(dir, name, &len);
+	struct edit e;
+	bool got = edit_plan(img, len, value, &e);
+
+	if (why) {
+		ok(!got && strstr(e.why, why), "%s, %llu bytes: refused: %s", name,
+		   (unsigned long long)value, e.why);
+	} else if (action == EDIT_IN_PLACE) {
+		ok(got && e.action == EDIT_IN_PLACE && e.len == len &&
+		   differing(img, e.image, len) <= 8 * POLICY_SITES_MAX && read_back(&e) == value,
+		   "%s, %llu bytes: rewritten in place, reads back", name, (unsigned long long)value);
+	} else if (action == EDIT_ADD_NOTE) {
+		ok(got && e.action == EDIT_ADD_NOTE && e.len > len &&
+		   !memcmp(img + 64, e.image + 64, len - 64) && read_back(&e) == value,
+		   "%s, %llu bytes: note added, old bytes kept, reads back", name,
+		   (unsigned long long)value);
+	} else {
+		ok(got && e.action == EDIT_UNCHANGED && !e.image, "%s, %llu bytes: unchanged, no image",
+		   name, (unsigned long long)value);
+	}
+	edit_free(&e);
+	free(img);
+}
+
+/* Two policy notes that agree: both values are rewritten. */
+static void test_two_sites(const char *corpus)
+{
+	size_t len;
+	unsigned char *img = load(corpus, "bad-notes-agree", &len);
+	struct edit e;
+	struct elf_report r;
+
+	elf_inspect_image(img, len, &r);
+	ok(r.verdict == ELF_ANNOTATED && r.policy.sites == 2, "notes-agree: two stack values found");
+	ok(edit_plan(img, len, 32ULL << 20, &e) && e.action == EDIT_IN_PLACE &&
+	   differing(img, e.image, len) == 2 && read_back(&e) == 32ULL << 20,
+	   "notes-agree: 16M -> 32M rewrites both values (one byte each differs)");
+	edit_free(&e);
+	free(img);
+}
+
+int main(int argc, char **argv)
+{
+	const char *build = argc > 1 ? argv[1] : "build";
+	char bin[4096], corpus[4096];
+
+	snprintf(bin, sizeof(bin), "%s/guest-bin", build);
+	snprintf(corpus, sizeof(corpus), "%s/generated/bin", build);
+	test_sizes();
+	test_note_bytes();
+	plan(bin, "probe-n32", 32ULL << 20, EDIT_UNCHANGED, NULL);
+	plan(bin, "probe-n32", 48ULL << 20, EDIT_IN_PLACE, NULL);
+	plan(bin, "probe-n32", 0, EDIT_IN_PLACE, NULL);
+	plan(bin, "probe-n0", 0, EDIT_UNCHANGED, NULL);
+	plan(bin, "probe", 0, EDIT_UNCHANGED, NULL);
+	plan(bin, "probe", 32ULL << 20, EDIT_ADD_NOTE, NULL);
+	plan(bin, "probe-glibc", 32ULL << 20, EDIT_ADD_NOTE, NULL);
+	plan(bin, "probe-glibc-dyn", 32ULL << 20, EDIT_ADD_NOTE, NULL);
+	plan(bin, "probe", EDIT_MAX_STACK_32, EDIT_ADD_NOTE, NULL);
+	plan(bin, "probe", EDIT_MAX_STACK_32 + 4096, 0, "2147487744 bytes is more than an ELF32 program can use");
+	plan(bin, "probe-n32", EDIT_MAX_STACK_32 + 4096, 0, "2147487744 bytes is more than an ELF32 program can use");
+	plan(corpus, "bad-stack-twice", 32ULL << 20, 0, "malformed exec policy note");
+	plan(corpus, "bad-unknown-prop-only", 32ULL << 20, 0, "its policy note has no stack property");
+	plan(corpus, "bad-unknown-prop-only", 0, EDIT_UNCHANGED, NULL);
+	plan(corpus, "bad-trunc-header", 32ULL << 20, EDIT_ADD_NOTE, NULL);
+	plan(corpus, "bad-past-eof-valid", 32ULL << 20, EDIT_IN_PLACE, NULL);
+	test_two_sites(corpus);
+	return failed;
+}
