@@ -5,6 +5,7 @@
 #                 ends with "N passed, N failed"
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
+#   make bench-scan  time elfnote scan --all /usr against readelf (not a test)
 #   make shell    boot the patched guest with an interactive busybox shell
 #   make elfnote  build the note tool; make install PREFIX=... DESTDIR=...
 #   make clean    remove build products but keep the kernel trees and builds
@@ -126,8 +127,8 @@ host-tests: uapi samples
 elfnote: deps
 	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote
 
-# Not part of check: make fuzz FUZZ_SECONDS=N fuzzes the note walk and
-# whole-file inspection for N seconds each.
+# Not part of check: make fuzz FUZZ_SECONDS=N fuzzes the note walk,
+# whole-file inspection and the editor for N seconds each.
 fuzz: deps
 	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote fuzz FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60)
 
@@ -147,6 +148,11 @@ bench: deps initramfs
 	kernel/build.sh patched $(ARCH) bench
 	i386-guest/bench.sh
 
+# Not a test: elfnote scan --all /usr against readelf -n, eu-readelf -n and
+# a floor (ROUNDS=3), writes docs/benchmarks.md.
+bench-scan: deps
+	elf-note-tool/bench/scan-bench.sh
+
 shell: deps guest
 	GUEST_INTERACTIVE=1 i386-guest/boot.sh $(KOUT)-patched/arch/x86/boot/bzImage \
 		$(BUILD)/guest.cpio /dev/null guest.shell loglevel=4
@@ -157,4 +163,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench shell clean distclean
+.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench bench-scan shell clean distclean

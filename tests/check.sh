@@ -44,6 +44,7 @@ checkpatch_series() {
 	run_host test-elfnote-unit "$BUILD/host/test-elfnote-unit" "$BUILD"
 	run_host test-elfnote "$top/tests/host/test-elfnote.sh"
 	run_host test-elfnote-write "$top/tests/host/test-elfnote-write.sh"
+	run_host test-elfnote-scan "$top/tests/host/test-elfnote-scan.sh"
 	run_host test-elfnote-kinds "$top/tests/host/test-elfnote-kinds.sh"
 	echo "# kernel series: checkpatch --strict on each patch in series order"
 	checkpatch_series

@@ -12,13 +12,9 @@
 # and libcs.  TAP.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$top/build}
-elfnote=${ELFNOTE:-$BUILD/elfnote/elfnote-asan}
+. "$(dirname "$0")/elfnote-env.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A sanitizer report exits 99, which no elfnote verdict uses.
-export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
 export LC_ALL=C
 
 check() {

@@ -8,15 +8,10 @@
 # file.  TAP.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$top/build}
-elfnote=${ELFNOTE:-$BUILD/elfnote/elfnote-asan}
-bin=$BUILD/guest-bin
-corpus=$BUILD/generated/bin
+. "$(dirname "$0")/elfnote-env.sh"
 work=$(mktemp -d)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
-export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 check() {

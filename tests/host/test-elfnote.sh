@@ -7,15 +7,9 @@
 # valid JSON for any file name.  TAP.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$top/build}
-elfnote=${ELFNOTE:-$BUILD/elfnote/elfnote-asan}
-bin=$BUILD/guest-bin
-corpus=$BUILD/generated/bin
+. "$(dirname "$0")/elfnote-env.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A sanitizer report exits 99, which no elfnote verdict uses.
-export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
 
 check() {
 	if [ "$1" = 0 ]; then echo "ok - elfnote: $2"; else echo "not ok - elfnote: $2"; fi
