@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness for elfnote's editor (src/edit.c, src/addnote.c): the
- * first input byte picks the request (clear, 32 MiB or 3 GiB), the rest is
- * a file.  Besides the sanitizers it checks the editor's promises:
+ * first input byte picks the request (clear; a 32 MiB or 3 GiB stack; a
+ * one-page or 64 MiB guard gap; both), the rest is a file.  Besides the sanitizers it checks the editor's promises:
  *   - what it plans reads back as asked (edit_plan() checks this itself
  *     and says "internal error" otherwise);
  *   - an in-place rewrite keeps the size and changes at most 8 bytes per
@@ -27,39 +27,48 @@ static size_t differing(const unsigned char *a, const unsigned char *b, size_t l
 	return n;
 }
 
-static void check_result(const unsigned char *in, size_t len, uint64_t value, struct edit *e)
+static void check_result(const unsigned char *in, size_t len, const struct edit_request *req,
+			 struct edit *e)
 {
 	struct edit again;
 
 	if (e->action == EDIT_IN_PLACE &&
-	    (e->len != len || differing(in, e->image, len) > 8 * POLICY_SITES_MAX))
+	    (e->len != len || differing(in, e->image, len) > 2 * 8 * POLICY_SITES_MAX))
 		abort();
 	/* 64 bytes: the largest ELF header (ELF64), the only bytes rewritten. */
 	if (e->action == EDIT_ADD_NOTE &&
 	    (e->len <= len || (len > 64 && memcmp(in + 64, e->image + 64, len - 64))))
 		abort();
-	if (!edit_plan(e->image, e->len, value, &again) || again.action != EDIT_UNCHANGED)
+	if (!edit_plan(e->image, e->len, req, &again) || again.action != EDIT_UNCHANGED)
 		abort();
 	edit_free(&again);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint64_t values[] = { 0, 32ULL << 20, 3ULL << 30 };
+	static const struct edit_request reqs[] = {
+		{ .set_stack = true, .set_gap = true },
+		{ .set_stack = true, .suid_stack = 32ULL << 20 },
+		{ .set_stack = true, .suid_stack = 3ULL << 30 },
+		{ .set_gap = true, .stack_guard_gap = 4096 },
+		{ .set_gap = true, .stack_guard_gap = 64ULL << 20 },
+		{ .set_stack = true, .suid_stack = 32ULL << 20, .set_gap = true,
+		  .stack_guard_gap = 4096 },
+	};
+	const struct edit_request *req;
 	unsigned char *copy;
 	struct edit e;
-	uint64_t value;
 
 	if (size < 1)
 		return 0;
-	value = values[data[0] % 3];
+	req = &reqs[data[0] % (sizeof(reqs) / sizeof(reqs[0]))];
 	copy = malloc(size - 1 ? size - 1 : 1);
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
-	if (edit_plan(copy, size - 1, value, &e)) {
+	if (edit_plan(copy, size - 1, req, &e)) {
 		if (e.action != EDIT_UNCHANGED)
-			check_result(copy, size - 1, value, &e);
+			check_result(copy, size - 1, req, &e);
 	} else if (!strncmp(e.why, "internal error", 14)) {
 		abort();
 	}

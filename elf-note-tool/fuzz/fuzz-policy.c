@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	policy_walk_segment(copy, size - 1, 4, true, data[0] & 4, &p);
 	if (p.malformed && !p.problem)
 		abort();
-	if (p.found && !p.malformed && p.suid_stack % 4096)
+	if (p.found && !p.malformed && (p.suid_stack % 4096 || p.stack_guard_gap % 4096))
 		abort();
 	free(copy);
 	return 0;

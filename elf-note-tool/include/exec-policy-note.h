@@ -9,13 +9,15 @@
  * this header mirrors it so that programs need no kernel headers, and the
  * project's tests check that the two agree.
  *
- * Stamping a program at link time, in any one C file:
+ * Stamping a program at link time, in any one C file, one of:
  *
  *	#include <exec-policy-note.h>
  *	EXEC_POLICY_SUID_STACK(32 << 20);
+ *	EXEC_POLICY_STACK_GUARD_GAP(4096);
+ *	EXEC_POLICY(32 << 20, 4096);
  *
- * The size is in bytes, a multiple of 4096, written as an integer
- * constant expression the assembler can evaluate (no C suffixes such as
+ * Sizes are in bytes, multiples of 4096, written as integer
+ * constant expressions the assembler can evaluate (no C suffixes such as
  * 32u).  The note goes into an allocated .note section, so it is placed in
  * the program's PT_NOTE and survives strip.
  */
@@ -30,6 +32,7 @@
 
 /* Property types. */
 #define EXEC_POLICY_PROP_SUID_STACK	1	/* 64-bit byte count */
+#define EXEC_POLICY_PROP_STACK_GUARD_GAP	2	/* 64-bit byte count */
 #define EXEC_POLICY_STACK_UNIT		4096
 
 #ifndef __ASSEMBLER__
@@ -43,21 +46,55 @@ struct exec_policy_prop {
 #define EXEC_POLICY_STR_(x)	#x
 #define EXEC_POLICY_STR(x)	EXEC_POLICY_STR_(x)
 
-/* At file scope: emit a note requesting BYTES of secureexec stack. */
-#define EXEC_POLICY_SUID_STACK(bytes)					\
+/* Assembler lines: fail the build unless bytes is a multiple of 4096. */
+#define EXEC_POLICY_CHECK_(bytes, what)					\
+	".if ((" EXEC_POLICY_STR(bytes) ") % "				\
+	EXEC_POLICY_STR(EXEC_POLICY_STACK_UNIT) ")\n"			\
+	".error \"" what ": not a multiple of 4096\"\n"			\
+	".endif\n"
+
+/* Assembler lines: a property of type, 8 bytes of value. */
+#define EXEC_POLICY_PROP_(type, bytes)					\
+	".long " EXEC_POLICY_STR(type) ", 8\n"				\
+	".8byte " EXEC_POLICY_STR(bytes) "\n"
+
+/* The note around descsz bytes of properties (.8byte: see note-format.md). */
+#define EXEC_POLICY_NOTE_(descsz, checks, props)				\
 	__asm__(".pushsection " EXEC_POLICY_NOTE_SECTION ",\"a\",%note\n"	\
-		".if ((" EXEC_POLICY_STR(bytes) ") % "			\
-		EXEC_POLICY_STR(EXEC_POLICY_STACK_UNIT) ")\n"		\
-		".error \"EXEC_POLICY_SUID_STACK: not a multiple of 4096\"\n" \
-		".endif\n"						\
+		checks							\
 		".balign " EXEC_POLICY_STR(EXEC_POLICY_NOTE_ALIGN) "\n"	\
-		".long " EXEC_POLICY_STR(EXEC_POLICY_NOTE_NAMESZ) ", 16, "	\
-		EXEC_POLICY_STR(EXEC_POLICY_NOTE_TYPE) "\n"		\
+		".long " EXEC_POLICY_STR(EXEC_POLICY_NOTE_NAMESZ) ", "	\
+		#descsz ", " EXEC_POLICY_STR(EXEC_POLICY_NOTE_TYPE) "\n"	\
 		".asciz \"" EXEC_POLICY_NOTE_NAME "\"\n"			\
 		".balign " EXEC_POLICY_STR(EXEC_POLICY_NOTE_ALIGN) "\n"	\
-		".long " EXEC_POLICY_STR(EXEC_POLICY_PROP_SUID_STACK) ", 8\n"	\
-		".8byte " EXEC_POLICY_STR(bytes) "\n"			\
+		props							\
 		".popsection\n")
+
+/*
+ * At file scope, once per program (the kernel refuses a program whose
+ * policy notes disagree, and a property missing from a note counts as 0):
+ *
+ * EXEC_POLICY_SUID_STACK(bytes): BYTES of stack when run setuid, setgid
+ * or with file capabilities.
+ */
+#define EXEC_POLICY_SUID_STACK(bytes)					\
+	EXEC_POLICY_NOTE_(16,						\
+		EXEC_POLICY_CHECK_(bytes, "EXEC_POLICY_SUID_STACK"),	\
+		EXEC_POLICY_PROP_(EXEC_POLICY_PROP_SUID_STACK, bytes))
+
+/* EXEC_POLICY_STACK_GUARD_GAP(bytes): the program's own stack guard gap. */
+#define EXEC_POLICY_STACK_GUARD_GAP(bytes)				\
+	EXEC_POLICY_NOTE_(16,						\
+		EXEC_POLICY_CHECK_(bytes, "EXEC_POLICY_STACK_GUARD_GAP"),	\
+		EXEC_POLICY_PROP_(EXEC_POLICY_PROP_STACK_GUARD_GAP, bytes))
+
+/* EXEC_POLICY(stack, gap): both (0 for no request); the note elfnote adds. */
+#define EXEC_POLICY(stack, gap)						\
+	EXEC_POLICY_NOTE_(32,						\
+		EXEC_POLICY_CHECK_(stack, "EXEC_POLICY stack")		\
+		EXEC_POLICY_CHECK_(gap, "EXEC_POLICY gap"),		\
+		EXEC_POLICY_PROP_(EXEC_POLICY_PROP_SUID_STACK, stack)	\
+		EXEC_POLICY_PROP_(EXEC_POLICY_PROP_STACK_GUARD_GAP, gap))
 #endif
 
 #endif

@@ -318,7 +318,7 @@ static bool encode(const struct layout *l, Elf_Type type, const void *recs, size
 	return ok;
 }
 
-static bool write_image(struct layout *l, unsigned char *out, uint64_t value)
+static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, uint64_t gap)
 {
 	GElf_Phdr *ph = new_phdrs(l);
 	GElf_Shdr *sh = l->shnum ? new_shdrs(l) : NULL;
@@ -332,7 +332,7 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t value)
 	}
 	ok = ok && encode(l, ELF_T_EHDR, &l->eh, 1, out) &&
 	     encode(l, ELF_T_PHDR, ph, l->phnum + 2, out + l->phoff);
-	policy_encode_note(out + l->phoff + l->note_off, value, l->be);
+	policy_encode_note(out + l->phoff + l->note_off, stack, gap, l->be);
 	if (ok && l->shnum) {
 		memcpy(out + l->strtab_off, out + l->old_strtab_off, l->old_strtab_size);
 		memcpy(out + l->strtab_off + l->old_strtab_size, names, sizeof(names));
@@ -343,8 +343,8 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t value)
 	return ok;
 }
 
-unsigned char *addnote(unsigned char *image, size_t len, uint64_t value,
-		       size_t *new_len, const char **why)
+unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
+		       uint64_t stack_guard_gap, size_t *new_len, const char **why)
 {
 	struct layout l = { 0 };
 	unsigned char *out = NULL;
@@ -367,7 +367,7 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t value,
 	}
 	if (out) {
 		memcpy(out, image, len);
-		if (!write_image(&l, out, value)) {
+		if (!write_image(&l, out, suid_stack, stack_guard_gap)) {
 			*why = "could not encode the new headers";
 			free(out);
 			out = NULL;

@@ -16,11 +16,11 @@
 
 /*
  * Returns a new image of len + some bytes whose first len bytes are
- * image's except the ELF header, with a note requesting value; or NULL
+ * image's except the ELF header, with a note of both requests; or NULL
  * with a one-line reason in *why.  image must be an executable that
  * elf_inspect_image() found without a note.  The caller frees the result.
  */
-unsigned char *addnote(unsigned char *image, size_t len, uint64_t value,
-		       size_t *new_len, const char **why);
+unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
+		       uint64_t stack_guard_gap, size_t *new_len, const char **why);
 
 #endif

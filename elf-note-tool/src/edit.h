@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What elfnote set and clear change in a file, decided on its bytes in
- * memory: nothing (the value is already there), the value in place (the
- * note exists), or a new note (see addnote.h).
+ * memory: nothing (the values are already there), values in place (the
+ * note exists and carries the properties), or a new note (addnote.h).
  */
 #ifndef ELFNOTE_EDIT_H
 #define ELFNOTE_EDIT_H
@@ -11,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bounds of a request: above what every program gets, below half the space. */
+/* Bounds of a stack request: above what every program gets, below half the space. */
 #define EDIT_MIN_STACK		(8ULL << 20)
 #define EDIT_MAX_STACK_32	(2ULL << 30)
 #define EDIT_MAX_STACK_64	(1ULL << 46)
+/* The largest stack guard gap the kernel grants (fs/exec.c). */
+#define EDIT_MAX_GUARD_GAP	(64ULL << 20)
 
 enum edit_action {
 	EDIT_UNCHANGED,		/* no write at all */
@@ -22,20 +24,27 @@ enum edit_action {
 	EDIT_ADD_NOTE,		/* a note added after linking */
 };
 
+/* What to set: each property given, to its value (0: no request). */
+struct edit_request {
+	bool set_stack, set_gap;
+	uint64_t suid_stack, stack_guard_gap;
+};
+
 struct edit {
 	enum edit_action action;
-	uint64_t old_value;	/* 0: no request before */
+	uint64_t old_stack, old_gap;	/* 0: no request before */
 	unsigned char *image;	/* the new contents, unless EDIT_UNCHANGED */
 	size_t len;
 	char why[200];		/* the reason, when edit_plan() fails */
 };
 
 /*
- * Plans setting the request to value bytes, or clearing it (value 0), in
- * the file whose contents are image.  Returns false with e->why set.  The
- * new image is checked: the tool reads back the request it wrote.
+ * Plans the request on the file whose contents are image.  Returns false
+ * with e->why set.  The new image is checked: the tool reads back the
+ * requests it wrote.
  */
-bool edit_plan(unsigned char *image, size_t len, uint64_t value, struct edit *e);
+bool edit_plan(unsigned char *image, size_t len, const struct edit_request *req,
+	       struct edit *e);
 
 void edit_free(struct edit *e);
 

@@ -15,12 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edit.h"
 #include "elffile.h"
 #include "json.h"
-#include "safewrite.h"
+#include "setclear.h"
 #include "scan.h"
-#include "size.h"
 
 #ifndef ELFNOTE_VERSION
 #define ELFNOTE_VERSION "0.1"
@@ -29,7 +27,8 @@
 static const char usage_text[] =
 	"usage: elfnote show [--json] FILE...\n"
 	"       elfnote check [-q] FILE...\n"
-	"       elfnote set [-n] [--follow-symlinks] --suid-stack SIZE FILE...\n"
+	"       elfnote set [-n] [--follow-symlinks] [--suid-stack SIZE]\n"
+	"                   [--stack-guard-gap SIZE] FILE...\n"
 	"       elfnote clear [-n] [--follow-symlinks] FILE...\n"
 	"       elfnote scan [--json] [--all] [DIR...]\n"
 	"       elfnote --help | --version\n"
@@ -42,11 +41,13 @@ static const char usage_text[] =
 	"         2  a malformed note (execve fails with ENOEXEC on kernels\n"
 	"            that read it)            3  not an ELF executable\n"
 	"         4  I/O error                64 usage error\n"
-	"set    makes each file request SIZE bytes of stack when run setuid,\n"
-	"       setgid or with capabilities (bytes, or K, M, G; a multiple of\n"
-	"       4096 above 8M): rewrites the note, or adds one to a linked file.\n"
-	"       Nothing is written where the value is already there.\n"
-	"clear  rewrites a request to 0 (none); the note stays.\n"
+	"set    makes each file request, with --suid-stack, SIZE bytes of stack\n"
+	"       when run setuid, setgid or with capabilities (a multiple of 4096\n"
+	"       above 8M), and with --stack-guard-gap its own stack guard gap\n"
+	"       (a multiple of 4096 up to 64M); SIZE in bytes, or K, M, G.\n"
+	"       Rewrites the note, or adds one to a linked file; nothing is\n"
+	"       written where the values are already there.\n"
+	"clear  rewrites every request to 0 (none); the note stays.\n"
 	"       -n, --dry-run: say what would change, write nothing.\n"
 	"       Files are replaced whole, keeping owner, mode and xattrs; set and\n"
 	"       clear exit 0, or 1 when any file could not be done.\n"
@@ -86,11 +87,18 @@ static void show_text(const char *path, const struct elf_report *r)
 	if (r->verdict == ELF_NO_NOTE)
 		printf("%s: no exec policy note%s%s\n", path, p->problem ? "; " : "",
 		       p->problem ? p->problem : "");
-	else if (!p->suid_stack)
-		printf("%s: exec policy note, no stack request\n", path);
-	else
+	else if (!p->suid_stack && !p->stack_guard_gap)
+		printf("%s: exec policy note, no request\n", path);
+	else if (!p->stack_guard_gap)
 		printf("%s: exec policy note: suid stack %" PRIu64 " bytes (%" PRIu64 " KiB)\n",
 		       path, p->suid_stack, p->suid_stack >> 10);
+	else if (!p->suid_stack)
+		printf("%s: exec policy note: stack guard gap %" PRIu64 " bytes (%" PRIu64 " KiB)\n",
+		       path, p->stack_guard_gap, p->stack_guard_gap >> 10);
+	else
+		printf("%s: exec policy note: suid stack %" PRIu64 " bytes (%" PRIu64
+		       " KiB), stack guard gap %" PRIu64 " bytes (%" PRIu64 " KiB)\n", path,
+		       p->suid_stack, p->suid_stack >> 10, p->stack_guard_gap, p->stack_guard_gap >> 10);
 }
 
 static void show_json(const char *path, const struct elf_report *r)
@@ -102,7 +110,8 @@ static void show_json(const char *path, const struct elf_report *r)
 		printf(",\"class\":%d,\"byte_order\":\"%s\",\"type\":\"%s\"", r->elf_class,
 		       r->big_endian ? "big" : "little", r->type);
 	if (r->verdict == ELF_ANNOTATED)
-		printf(",\"suid_stack\":%" PRIu64 ",\"notes\":%zu", r->policy.suid_stack, r->policy.notes);
+		printf(",\"suid_stack\":%" PRIu64 ",\"stack_guard_gap\":%" PRIu64 ",\"notes\":%zu",
+		       r->policy.suid_stack, r->policy.stack_guard_gap, r->policy.notes);
 	if (r->verdict <= ELF_MALFORMED && r->policy.problem) {
 		fputs(",\"problem\":", stdout);
 		json_string(stdout, r->policy.problem);
@@ -176,126 +185,6 @@ static int cmd_check(int argc, char **argv)
 	return worst;
 }
 
-struct edit_opts {
-	uint64_t value;		/* 0: clear */
-	bool dry_run, follow;
-};
-
-static const char *describe(uint64_t v, char *buf, size_t len)
-{
-	if (!v)
-		snprintf(buf, len, "none");
-	else
-		snprintf(buf, len, "%" PRIu64 " bytes", v);
-	return buf;
-}
-
-static void report_edit(const char *path, const struct edit *e, const struct edit_opts *o)
-{
-	static const char *const how[] = {
-		[EDIT_IN_PLACE] = "rewritten in place", [EDIT_ADD_NOTE] = "note added",
-	};
-	char was[32], now[32];
-
-	describe(e->old_value, was, sizeof(was));
-	describe(o->value, now, sizeof(now));
-	if (e->action == EDIT_UNCHANGED)
-		printf("%s: suid stack %s: unchanged\n", path, now);
-	else
-		printf("%s: suid stack %s%s (was %s; %s)\n", path, o->dry_run ? "would be " : "",
-		       now, was, how[e->action]);
-}
-
-/* One file: read, decide, write unless nothing changes. */
-static bool edit_one(const char *path, const struct edit_opts *o)
-{
-	struct target t;
-	struct edit e = { 0 };
-	char why[256];
-	bool ok = target_open(path, o->follow, &t, why, sizeof(why));
-
-	if (ok && !edit_plan(t.image, t.len, o->value, &e)) {
-		snprintf(why, sizeof(why), "%s", e.why);
-		ok = false;
-	}
-	if (ok && e.action != EDIT_UNCHANGED && !o->dry_run)
-		ok = target_replace(&t, e.image, e.len, why, sizeof(why));
-	if (ok)
-		report_edit(path, &e, o);
-	else
-		fprintf(stderr, "elfnote: %s: %s\n", path, why);
-	edit_free(&e);
-	target_close(&t);
-	return ok;
-}
-
-/* The request itself, before any file is looked at. */
-static bool valid_request(const char *arg, uint64_t *value)
-{
-	const char *why;
-
-	if (!size_parse(arg, value, &why)) {
-		fprintf(stderr, "elfnote: invalid size '%s': %s\n", arg, why);
-		return false;
-	}
-	if (*value % 4096) {
-		fprintf(stderr, "elfnote: invalid size '%s': not a multiple of 4096 bytes\n", arg);
-		return false;
-	}
-	if (*value <= EDIT_MIN_STACK) {
-		fprintf(stderr, "elfnote: invalid size '%s': not above 8M, which every setuid "
-			"program gets anyway (elfnote clear removes a request)\n", arg);
-		return false;
-	}
-	return true;
-}
-
-static int parse_edit(int argc, char **argv, bool set, struct edit_opts *o)
-{
-	const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "follow-symlinks", no_argument, NULL, 'L' },
-		{ "suid-stack", required_argument, NULL, 's' },
-		{ 0 },
-	};
-	bool have_value = false;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "n", opts, NULL)) != -1) {
-		if (c == 'n') {
-			o->dry_run = true;
-		} else if (c == 'L') {
-			o->follow = true;
-		} else if (c == 's' && set) {
-			if (!valid_request(optarg, &o->value))
-				return -1;
-			have_value = true;
-		} else {
-			fputs(usage_text, stderr);
-			return -1;
-		}
-	}
-	if (optind == argc || set != have_value) {
-		fputs(usage_text, stderr);
-		return -1;
-	}
-	return optind;
-}
-
-static int cmd_edit(int argc, char **argv, bool set)
-{
-	struct edit_opts o;
-	int first = parse_edit(argc, argv, set, &o), status = 0;
-
-	if (first < 0)
-		return EXIT_USAGE;
-	for (int i = first; i < argc; i++)
-		if (!edit_one(argv[i], &o))
-			status = 1;
-	return status;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -315,7 +204,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "set") || !strcmp(argv[1], "clear"))
-		return cmd_edit(argc - 1, argv + 1, argv[1][0] == 's');
+		return cmd_setclear(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "scan"))
 		return cmd_scan(argc - 1, argv + 1);
 	fprintf(stderr, "elfnote: unknown command '%s'\n%s", argv[1], usage_text);

@@ -42,6 +42,31 @@ static bool malformed(struct policy *p, const char *why)
 	return false;
 }
 
+/* One size property of a note: 8 bytes, once, in 4096-byte units. */
+struct size_prop {
+	bool seen;
+	uint64_t value;
+	struct policy_sites *sites;
+	const char *wrong_size, *twice, *unaligned;	/* why malformed */
+};
+
+static bool parse_size(const unsigned char *data, uint32_t size, uint64_t at, bool be,
+		       struct size_prop *prop, struct policy *p)
+{
+	if (size != 8)
+		return malformed(p, prop->wrong_size);
+	if (prop->seen)
+		return malformed(p, prop->twice);
+	prop->value = get64(data, be);
+	if (prop->value % EXEC_POLICY_STACK_UNIT)
+		return malformed(p, prop->unaligned);
+	prop->seen = true;
+	if (prop->sites->n < POLICY_SITES_MAX)
+		prop->sites->at[prop->sites->n] = at;
+	prop->sites->n++;
+	return true;
+}
+
 /*
  * One policy note's descriptor, at offset desc_at of the segment; false
  * when it is malformed.
@@ -49,14 +74,23 @@ static bool malformed(struct policy *p, const char *why)
 static bool parse_props(const unsigned char *desc, uint32_t descsz, size_t desc_at,
 			bool be, struct policy *p)
 {
-	bool have_stack = false;
-	uint64_t stack = 0;
+	struct size_prop stack = {
+		.sites = &p->stack_sites, .wrong_size = "stack property is not 8 bytes",
+		.twice = "stack property given twice",
+		.unaligned = "stack size is not a multiple of 4096",
+	};
+	struct size_prop gap = {
+		.sites = &p->gap_sites, .wrong_size = "stack guard gap property is not 8 bytes",
+		.twice = "stack guard gap property given twice",
+		.unaligned = "stack guard gap is not a multiple of 4096",
+	};
 	uint32_t off = 0;
 
 	if (descsz % EXEC_POLICY_NOTE_ALIGN)
 		return malformed(p, "descriptor size is not a multiple of 4");
 	while (off < descsz) {
 		uint32_t type, size;
+		struct size_prop *prop = NULL;
 
 		if (descsz - off < 8)
 			return malformed(p, "property header cut short");
@@ -65,28 +99,20 @@ static bool parse_props(const unsigned char *desc, uint32_t descsz, size_t desc_
 		off += 8;
 		if (size > descsz - off)
 			return malformed(p, "property data runs past the descriptor");
-		if (type == EXEC_POLICY_PROP_SUID_STACK) {
-			if (size != 8)
-				return malformed(p, "stack property is not 8 bytes");
-			if (have_stack)
-				return malformed(p, "stack property given twice");
-			stack = get64(desc + off, be);
-			if (stack % EXEC_POLICY_STACK_UNIT)
-				return malformed(p, "stack size is not a multiple of 4096");
-			have_stack = true;
-			if (p->sites < POLICY_SITES_MAX)
-				p->site[p->sites] = p->base + desc_at + off;
-			p->sites++;
-		}
+		if (type == EXEC_POLICY_PROP_SUID_STACK)
+			prop = &stack;
+		else if (type == EXEC_POLICY_PROP_STACK_GUARD_GAP)
+			prop = &gap;
+		if (prop && !parse_size(desc + off, size, p->base + desc_at + off, be, prop, p))
+			return false;
 		off += (uint32_t)align_up(size, EXEC_POLICY_NOTE_ALIGN);
 	}
-	if (p->found && p->suid_stack != stack)
+	if (p->found && (p->suid_stack != stack.value || p->stack_guard_gap != gap.value))
 		return malformed(p, "policy notes disagree");
 	p->found = true;
-	p->suid_stack = stack;
+	p->suid_stack = stack.value;
+	p->stack_guard_gap = gap.value;
 	p->notes++;
-	if (!have_stack)
-		p->bare_notes++;
 	return true;
 }
 
@@ -135,16 +161,20 @@ bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 	return true;
 }
 
-void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t value, bool big_endian)
+void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t suid_stack,
+			uint64_t stack_guard_gap, bool big_endian)
 {
 	const size_t name_at = 12, desc_at = name_at + align_up(EXEC_POLICY_NOTE_NAMESZ, 4);
 
 	memset(out, 0, POLICY_NOTE_BYTES);
 	put32(out, EXEC_POLICY_NOTE_NAMESZ, big_endian);
-	put32(out + 4, 16, big_endian);
+	put32(out + 4, 32, big_endian);
 	put32(out + 8, EXEC_POLICY_NOTE_TYPE, big_endian);
 	memcpy(out + name_at, EXEC_POLICY_NOTE_NAME, EXEC_POLICY_NOTE_NAMESZ);
 	put32(out + desc_at, EXEC_POLICY_PROP_SUID_STACK, big_endian);
 	put32(out + desc_at + 4, 8, big_endian);
-	policy_put64(out + desc_at + 8, value, big_endian);
+	policy_put64(out + desc_at + 8, suid_stack, big_endian);
+	put32(out + desc_at + 16, EXEC_POLICY_PROP_STACK_GUARD_GAP, big_endian);
+	put32(out + desc_at + 20, 8, big_endian);
+	policy_put64(out + desc_at + 24, stack_guard_gap, big_endian);
 }

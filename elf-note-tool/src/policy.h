@@ -22,23 +22,30 @@
 #define POLICY_NOTES_MAX	64
 #define POLICY_SEGMENTS_MAX	16
 
-/* Where the stack values sit, so that an editor can rewrite them in place. */
+/* Where a property's values sit, so that an editor can rewrite them. */
 #define POLICY_SITES_MAX	16
 
-/* The size in bytes of the note an editor adds: header, "Linux", one property. */
-#define POLICY_NOTE_BYTES	36
+/*
+ * The size in bytes of the note an editor adds: header, "Linux", and
+ * both properties (so that either can later be rewritten in place).
+ */
+#define POLICY_NOTE_BYTES	52
+
+struct policy_sites {
+	uint64_t at[POLICY_SITES_MAX];	/* file offsets of the 8-byte values */
+	size_t n;		/* notes carrying the property (may exceed at[]) */
+};
 
 struct policy {
 	bool found;		/* a policy note was seen */
 	bool malformed;		/* the kernel refuses the exec (ENOEXEC) */
 	uint64_t suid_stack;	/* bytes; 0: no request */
+	uint64_t stack_guard_gap;	/* bytes; 0: no request */
 	const char *problem;	/* why malformed, or why a note was not seen */
 	size_t notes;		/* policy notes seen */
 	/* For editors: the caller sets base to the file offset of buf[0]. */
 	uint64_t base;
-	uint64_t site[POLICY_SITES_MAX];	/* file offsets of stack values */
-	size_t sites;		/* stack properties seen (may exceed the array) */
-	size_t bare_notes;	/* policy notes without a stack property */
+	struct policy_sites stack_sites, gap_sites;
 };
 
 /*
@@ -51,8 +58,9 @@ struct policy {
 bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 			 bool complete, bool big_endian, struct policy *p);
 
-/* Encodes the note an editor adds, requesting value bytes, in out. */
-void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t value, bool big_endian);
+/* Encodes the note an editor adds, with both requests, in out. */
+void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t suid_stack,
+			uint64_t stack_guard_gap, bool big_endian);
 
 /* Stores value as 8 bytes in the given byte order (a stack property's data). */
 void policy_put64(unsigned char *out, uint64_t value, bool big_endian);

@@ -223,7 +223,9 @@ static void print_json(const struct listing *l)
 	json_string(stdout, l->caps ? l->caps : "");
 	fputs(",\"status\":", stdout);
 	json_string(stdout, status_name(r->verdict));
-	printf(",\"suid_stack\":%" PRIu64, r->verdict == ELF_ANNOTATED ? r->policy.suid_stack : 0);
+	printf(",\"suid_stack\":%" PRIu64 ",\"stack_guard_gap\":%" PRIu64,
+	       r->verdict == ELF_ANNOTATED ? r->policy.suid_stack : 0,
+	       r->verdict == ELF_ANNOTATED ? r->policy.stack_guard_gap : 0);
 	if (r->verdict == ELF_NOT_EXECUTABLE || r->policy.problem) {
 		fputs(",\"problem\":", stdout);
 		json_string(stdout,
@@ -232,26 +234,33 @@ static void print_json(const struct listing *l)
 	fputs("}\n", stdout);
 }
 
-#define TEXT_FORMAT "%-4s %-8s %-8s %-14s %-14s %-10s %-15s "
+/* A request in bytes, or "-" for none. */
+static void request_text(const struct elf_report *r, uint64_t v, char *buf, size_t len)
+{
+	if (r->verdict == ELF_ANNOTATED && v)
+		snprintf(buf, len, "%" PRIu64, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+#define TEXT_FORMAT "%-4s %-8s %-8s %-14s %-14s %-10s %-10s %-15s "
 
 static void print_text(struct scan *s, const struct listing *l)
 {
 	const struct stat *st = &l->st;
-	char mode[8], stack[24];
+	char mode[8], stack[24], gap[24];
 
 	if (!s->header_done) {
 		printf(TEXT_FORMAT "%s\n", "MODE", "OWNER", "GROUP", "PRIVILEGE", "STATUS",
-		       "STACK", "CAPABILITIES", "FILE");
+		       "STACK", "GUARD-GAP", "CAPABILITIES", "FILE");
 		s->header_done = true;
 	}
 	snprintf(mode, sizeof(mode), "%04o", (unsigned int)(st->st_mode & 07777));
-	if (l->r.verdict == ELF_ANNOTATED)
-		snprintf(stack, sizeof(stack), "%" PRIu64, l->r.policy.suid_stack);
-	else
-		snprintf(stack, sizeof(stack), "-");
+	request_text(&l->r, l->r.policy.suid_stack, stack, sizeof(stack));
+	request_text(&l->r, l->r.policy.stack_guard_gap, gap, sizeof(gap));
 	printf(TEXT_FORMAT, mode, id_name(user_cache, st->st_uid, false),
 	       id_name(group_cache, st->st_gid, true), privilege_name(st->st_mode),
-	       status_name(l->r.verdict), stack, l->caps ? l->caps : "-");
+	       status_name(l->r.verdict), stack, gap, l->caps ? l->caps : "-");
 	print_path(l->path);
 	putchar('\n');
 }

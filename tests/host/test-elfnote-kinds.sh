@@ -69,13 +69,13 @@ readelf_notes() {
 		want && /description data:/ { sub(/.*description data: */, ""); print sz, $0; want = 0 }'
 }
 
-# desc_value DATA DESCSZ BYTE...: the stack value of a descriptor of one
-# 8-byte stack property (u32 type, u32 size, u64 value, in DATA's order),
-# or "malformed (...)" for anything else.
+# desc_value DATA DESCSZ BYTE...: the stack value of a descriptor, a list
+# of (u32 type, u32 size, data) properties in DATA's order of which type 1
+# (8 bytes) is the stack, 0 when absent; or "malformed (...)".
 desc_value() {
 	local data=$1 descsz=$2
 	shift 2
-	local b=("$@") hex
+	local b=("$@") off=0 stack=0 type size
 	field() {	# field OFFSET LENGTH: hex of the bytes, most significant first
 		local h="" j
 		for ((j = 0; j < $2; j++)); do
@@ -83,17 +83,19 @@ desc_value() {
 		done
 		echo "$h"
 	}
-	if [ "$((descsz))" != 16 ] || [ "${#b[@]}" != 16 ]; then
+	if [ "${#b[@]}" != "$((descsz))" ] || [ $((descsz % 4)) != 0 ]; then
 		echo "malformed (descsz $descsz, ${#b[@]} bytes shown)"
 		return
 	fi
-	local type=$((16#$(field 0 4))) size=$((16#$(field 4 4)))
-	if [ "$type" != 1 ] || [ "$size" != 8 ]; then
-		echo "malformed (pr_type $type, pr_datasz $size)"
-		return
-	fi
-	hex=$(field 8 8)
-	printf '%u\n' "$((16#$hex))"
+	while [ "$off" -lt "$((descsz))" ]; do
+		type=$((16#$(field "$off" 4))) size=$((16#$(field $((off + 4)) 4)))
+		if [ "$type" = 1 ]; then
+			[ "$size" = 8 ] || { echo "malformed (stack pr_datasz $size)"; return; }
+			stack=$((16#$(field $((off + 8)) 8)))
+		fi
+		off=$((off + 8 + (size + 3) / 4 * 4))
+	done
+	printf '%u\n' "$stack"
 }
 
 # host_interp PATH: the file on this host that is the i386 interpreter PATH.

@@ -64,18 +64,18 @@ lines() {
 out=$("$elfnote" scan "$t")
 status=$?
 [ "$status" = 0 ]; check $? "a readable tree exits 0 (got $status)"
-[ "$(printf '%s\n' "$out" | head -1)" = "MODE OWNER    GROUP    PRIVILEGE      STATUS         STACK      CAPABILITIES    FILE" ]
+[ "$(printf '%s\n' "$out" | head -1)" = "MODE OWNER    GROUP    PRIVILEGE      STATUS         STACK      GUARD-GAP  CAPABILITIES    FILE" ]
 check $? "the first line names the columns"
 expect=$(cat <<EOF
-0755 root     root     -              none           -          cap_net_raw=ep  bin/caps
-2705 root     root     setgid-ignored none           -          -               bin/sgid-noexec
-2755 root     root     setgid         none           -          -               bin/sgid
-4750 root     root     setuid         malformed      -          -               bin/suid-malformed
-4755 root     root     setuid         annotated      33554432   -               bin/suid-n32
-4755 root     root     setuid         none           -          -               bin/suid-none
-4755 root     root     setuid         none           -          -               locked/hidden-suid
-4755 root     root     setuid         none           -          -               noexec/hidden-suid
-6755 root     root     setuid,setgid  annotated      33554432   -               sub/deep/er/suid-deep
+0755 root     root     -              none           -          -          cap_net_raw=ep  bin/caps
+2705 root     root     setgid-ignored none           -          -          -               bin/sgid-noexec
+2755 root     root     setgid         none           -          -          -               bin/sgid
+4750 root     root     setuid         malformed      -          -          -               bin/suid-malformed
+4755 root     root     setuid         annotated      33554432   -          -               bin/suid-n32
+4755 root     root     setuid         none           -          -          -               bin/suid-none
+4755 root     root     setuid         none           -          -          -               locked/hidden-suid
+4755 root     root     setuid         none           -          -          -               noexec/hidden-suid
+6755 root     root     setuid,setgid  annotated      33554432   -          -               sub/deep/er/suid-deep
 EOF
 )
 got=$(printf '%s\n' "$out" | tail -n +2 | lines)
@@ -97,8 +97,8 @@ out=$("$elfnote" scan --all "$t")
 status=$?
 got=$(printf '%s\n' "$out" | tail -n +2 | lines)
 [ "$status" = 0 ] && [ "$(printf '%s\n' "$got" | wc -l)" = 11 ] &&
-	printf '%s\n' "$got" | grep -qx '0755 root     root     -              none           -          -               bin/plain' &&
-	printf '%s\n' "$got" | grep -qx '0755 root     root     -              none           -          -               bin/plain64'
+	printf '%s\n' "$got" | grep -qx '0755 root     root     -              none           -          -          -               bin/plain' &&
+	printf '%s\n' "$got" | grep -qx '0755 root     root     -              none           -          -          -               bin/plain64'
 check $? "--all adds the plain i386 and x86_64 executables: 11 files"
 case "$out" in *suid-script*|*suid-empty*|*fifo*|*link-to*) false ;; *) true ;; esac
 check $? "--all still skips scripts, empty files, FIFOs and symlinks"
@@ -154,9 +154,9 @@ cp "$bin/probe" "$work/odd/nameless" && chown "$uid:$uid" "$work/odd/nameless" &
 name=$(printf 'we"ird\\na\nme\xff')
 cp "$bin/probe-n32" "$work/odd/$name" && chmod 4755 "$work/odd/$name"
 out=$("$elfnote" scan "$work/odd")
-printf '%s\n' "$out" | grep -qx "4755 $(printf '%-8s %-8s' "$uid" "$uid") setuid         none           -          -               $work/odd/nameless"
+printf '%s\n' "$out" | grep -qx "4755 $(printf '%-8s %-8s' "$uid" "$uid") setuid         none           -          -          -               $work/odd/nameless"
 check $? "an owner and group without a name are shown as numbers"
-printf '%s\n' "$out" | grep -qxF "4755 root     root     setuid         annotated      33554432   -               $work/odd/we\"ird\\134na\\012me$(printf '\xff')"
+printf '%s\n' "$out" | grep -qxF "4755 root     root     setuid         annotated      33554432   -          -               $work/odd/we\"ird\\134na\\012me$(printf '\xff')"
 check $? "text: control characters and backslashes in names are escaped, one line per file"
 json=$("$elfnote" scan --json "$work/odd")
 printf '%s\n' "$json" | python3 -c '

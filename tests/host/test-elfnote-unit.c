@@ -69,14 +69,19 @@ static void test_sizes(void)
 
 /* --- the note's bytes ------------------------------------------------------ */
 
-/* The ABI (docs/note-format.md) written out by hand: 32 MiB, both orders. */
+/*
+ * The ABI (docs/note-format.md) written out by hand: the note elfnote adds,
+ * a 32 MiB stack and a one-page guard gap, in both byte orders.
+ */
 static const unsigned char note_le[POLICY_NOTE_BYTES] = {
-	6, 0, 0, 0, 16, 0, 0, 0, 0x43, 0x45, 0x58, 0x45, 'L', 'i', 'n', 'u', 'x', 0, 0, 0,
+	6, 0, 0, 0, 32, 0, 0, 0, 0x43, 0x45, 0x58, 0x45, 'L', 'i', 'n', 'u', 'x', 0, 0, 0,
 	1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
+	2, 0, 0, 0, 8, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0,
 };
 static const unsigned char note_be[POLICY_NOTE_BYTES] = {
-	0, 0, 0, 6, 0, 0, 0, 16, 0x45, 0x58, 0x45, 0x43, 'L', 'i', 'n', 'u', 'x', 0, 0, 0,
+	0, 0, 0, 6, 0, 0, 0, 32, 0x45, 0x58, 0x45, 0x43, 'L', 'i', 'n', 'u', 'x', 0, 0, 0,
 	0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 2, 0, 0, 0,
+	0, 0, 0, 2, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0x10, 0,
 };
 
 static void test_note_bytes(void)
@@ -85,13 +90,16 @@ static void test_note_bytes(void)
 		unsigned char out[POLICY_NOTE_BYTES];
 		struct policy p = { .base = 1000 };
 
-		policy_encode_note(out, 32ULL << 20, be);
+		policy_encode_note(out, 32ULL << 20, 4096, be);
 		ok(!memcmp(out, be ? note_be : note_le, sizeof(out)),
-		   "%s note for 32 MiB is byte for byte the ABI's", be ? "big-endian" : "little-endian");
+		   "%s note for 32 MiB and one page is byte for byte the ABI's",
+		   be ? "big-endian" : "little-endian");
 		policy_walk_segment(out, sizeof(out), 4, true, be, &p);
-		ok(p.found && !p.malformed && p.suid_stack == 32ULL << 20 && p.sites == 1 &&
-		   p.site[0] == 1000 + 28 && !p.bare_notes,
-		   "%s walk finds it, the value at segment offset 28", be ? "big-endian" : "little-endian");
+		ok(p.found && !p.malformed && p.suid_stack == 32ULL << 20 &&
+		   p.stack_guard_gap == 4096 && p.stack_sites.n == 1 && p.gap_sites.n == 1 &&
+		   p.stack_sites.at[0] == 1000 + 28 && p.gap_sites.at[0] == 1000 + 44,
+		   "%s walk finds both, the values at segment offsets 28 and 44",
+		   be ? "big-endian" : "little-endian");
 	}
 }
 
@@ -127,37 +135,55 @@ static size_t differing(const unsigned char *a, const unsigned char *b, size_t l
 	return n;
 }
 
-static uint64_t read_back(struct edit *e)
+static uint64_t read_back(struct edit *e, bool gap)
 {
 	struct elf_report r;
 
 	elf_inspect_image(e->image, e->len, &r);
-	return r.verdict == ELF_ANNOTATED ? r.policy.suid_stack : UINT64_MAX;
+	if (r.verdict != ELF_ANNOTATED)
+		return UINT64_MAX;
+	return gap ? r.policy.stack_guard_gap : r.policy.suid_stack;
 }
 
-/* plan: value; expect an action, or failure with a reason containing why. */
-static void plan(const char *dir, const char *name, uint64_t value, int action, const char *why)
+/*
+ * plan: set the stack (or with GAP the guard gap) to value, or clear both
+ * (CLEAR); expect an action, or failure with a reason containing why.
+ */
+#define GAP	(1ULL << 63)
+#define CLEAR	(1ULL << 62)
+
+static void plan(const char *dir, const char *name, uint64_t arg, int action, const char *why)
 {
 	size_t len;
 	unsigned char *img = load(dir, name, &len);
+	bool gap = arg & GAP;
+	uint64_t value = arg & CLEAR ? 0 : arg & ~GAP;
+	struct edit_request req = {
+		.set_stack = !gap || (arg & CLEAR), .set_gap = gap || (arg & CLEAR),
+		.suid_stack = gap ? 0 : value, .stack_guard_gap = gap ? value : 0,
+	};
+	const char *what = arg & CLEAR ? "clear" : gap ? "guard gap" : "stack";
 	struct edit e;
-	bool got = edit_plan(img, len, value, &e);
+	bool got = edit_plan(img, len, &req, &e);
 
 	if (why) {
-		ok(!got && strstr(e.why, why), "%s, %llu bytes: refused: %s", name,
+		ok(!got && strstr(e.why, why), "%s, %s %llu: refused: %s", name, what,
 		   (unsigned long long)value, e.why);
 	} else if (action == EDIT_IN_PLACE) {
 		ok(got && e.action == EDIT_IN_PLACE && e.len == len &&
-		   differing(img, e.image, len) <= 8 * POLICY_SITES_MAX && read_back(&e) == value,
-		   "%s, %llu bytes: rewritten in place, reads back", name, (unsigned long long)value);
+		   differing(img, e.image, len) <= 16 * POLICY_SITES_MAX &&
+		   read_back(&e, gap) == value,
+		   "%s, %s %llu: rewritten in place, reads back", name, what,
+		   (unsigned long long)value);
 	} else if (action == EDIT_ADD_NOTE) {
 		ok(got && e.action == EDIT_ADD_NOTE && e.len > len &&
-		   !memcmp(img + 64, e.image + 64, len - 64) && read_back(&e) == value,
-		   "%s, %llu bytes: note added, old bytes kept, reads back", name,
-		   (unsigned long long)value);
+		   !memcmp(img + 64, e.image + 64, len - 64) && read_back(&e, gap) == value &&
+		   read_back(&e, !gap) == 0,
+		   "%s, %s %llu: note added with both properties, old bytes kept, reads back",
+		   name, what, (unsigned long long)value);
 	} else {
-		ok(got && e.action == EDIT_UNCHANGED && !e.image, "%s, %llu bytes: unchanged, no image",
-		   name, (unsigned long long)value);
+		ok(got && e.action == EDIT_UNCHANGED && !e.image, "%s, %s %llu: unchanged, no image",
+		   name, what, (unsigned long long)value);
 	}
 	edit_free(&e);
 	free(img);
@@ -172,9 +198,10 @@ static void test_two_sites(const char *corpus)
 	struct elf_report r;
 
 	elf_inspect_image(img, len, &r);
-	ok(r.verdict == ELF_ANNOTATED && r.policy.sites == 2, "notes-agree: two stack values found");
-	ok(edit_plan(img, len, 32ULL << 20, &e) && e.action == EDIT_IN_PLACE &&
-	   differing(img, e.image, len) == 2 && read_back(&e) == 32ULL << 20,
+	ok(r.verdict == ELF_ANNOTATED && r.policy.stack_sites.n == 2, "notes-agree: two stack values found");
+	ok(edit_plan(img, len, &(struct edit_request){ .set_stack = true, .suid_stack = 32ULL << 20 },
+		     &e) && e.action == EDIT_IN_PLACE &&
+	   differing(img, e.image, len) == 2 && read_back(&e, false) == 32ULL << 20,
 	   "notes-agree: 16M -> 32M rewrites both values (one byte each differs)");
 	edit_free(&e);
 	free(img);
@@ -191,9 +218,12 @@ int main(int argc, char **argv)
 	test_note_bytes();
 	plan(bin, "probe-n32", 32ULL << 20, EDIT_UNCHANGED, NULL);
 	plan(bin, "probe-n32", 48ULL << 20, EDIT_IN_PLACE, NULL);
-	plan(bin, "probe-n32", 0, EDIT_IN_PLACE, NULL);
-	plan(bin, "probe-n0", 0, EDIT_UNCHANGED, NULL);
-	plan(bin, "probe", 0, EDIT_UNCHANGED, NULL);
+	plan(bin, "probe-n32", CLEAR, EDIT_IN_PLACE, NULL);
+	plan(bin, "probe-n0", CLEAR, EDIT_UNCHANGED, NULL);
+	plan(bin, "probe", CLEAR, EDIT_UNCHANGED, NULL);
+	plan(bin, "probe", GAP | 4096, EDIT_ADD_NOTE, NULL);
+	plan(bin, "probe-n32", GAP | 4096, 0, "its policy note has no stack guard gap property");
+	plan(bin, "probe-n32", GAP | 0, EDIT_UNCHANGED, NULL);
 	plan(bin, "probe", 32ULL << 20, EDIT_ADD_NOTE, NULL);
 	plan(bin, "probe-glibc", 32ULL << 20, EDIT_ADD_NOTE, NULL);
 	plan(bin, "probe-glibc-dyn", 32ULL << 20, EDIT_ADD_NOTE, NULL);
@@ -202,7 +232,7 @@ int main(int argc, char **argv)
 	plan(bin, "probe-n32", EDIT_MAX_STACK_32 + 4096, 0, "2147487744 bytes is more than an ELF32 program can use");
 	plan(corpus, "bad-stack-twice", 32ULL << 20, 0, "malformed exec policy note");
 	plan(corpus, "bad-unknown-prop-only", 32ULL << 20, 0, "its policy note has no stack property");
-	plan(corpus, "bad-unknown-prop-only", 0, EDIT_UNCHANGED, NULL);
+	plan(corpus, "bad-unknown-prop-only", CLEAR, EDIT_UNCHANGED, NULL);
 	plan(corpus, "bad-trunc-header", 32ULL << 20, EDIT_ADD_NOTE, NULL);
 	plan(corpus, "bad-past-eof-valid", 32ULL << 20, EDIT_IN_PLACE, NULL);
 	test_two_sites(corpus);

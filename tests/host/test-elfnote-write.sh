@@ -53,7 +53,7 @@ for good in 33554432:33554432 32M:33554432 32MiB:33554432 1G:1073741824 12K:none
 		out=$("$elfnote" set -n --suid-stack "$arg" "$work/p" 2>&1); [ $? = 64 ]
 	else
 		out=$("$elfnote" set -n --suid-stack "$arg" "$work/p") &&
-			[ "$out" = "$work/p: suid stack would be $want bytes (was none; note added)" ]
+			[ "$out" = "$work/p: would set suid stack $want bytes (was none; note added)" ]
 	fi
 	check $? "size $arg: ${want/none/refused (not above 8M)}"
 done
@@ -66,6 +66,30 @@ for bad in 32X 32MB 32m '' -1 abc 8M 8388608 12345 0x1000 '32 M' 999999999999999
 done
 "$elfnote" set --suid-stack 3G "$work/p" 2>/dev/null; [ $? = 1 ] && [ "$(state "$work/p")" = "$before" ]
 check $? "3G refused for an ELF32 program (more than it can use)"
+for g in 4K:4096 4096:4096 1M:1048576 64M:67108864 0:none 2K:none 64M+:none 65M:none 4097:none; do
+	arg=${g%%:*} want=${g#*:}
+	[ "$arg" = 64M+ ] && arg=67112960
+	if [ "$want" = none ]; then
+		out=$("$elfnote" set -n --stack-guard-gap "$arg" "$work/p" 2>&1); [ $? = 64 ] &&
+			case "$out" in "elfnote: invalid size '$arg': "*) true ;; *) false ;; esac
+	else
+		out=$("$elfnote" set -n --stack-guard-gap "$arg" "$work/p") &&
+			[ "$out" = "$work/p: would set stack guard gap $want bytes (was none; note added)" ]
+	fi
+	check $? "guard gap $arg: ${want/none/refused}"
+done
+cp "$bin/probe" "$work/both"
+out=$("$elfnote" set --suid-stack 32M --stack-guard-gap 4K "$work/both") &&
+	[ "$out" = "$work/both: suid stack 33554432 bytes, stack guard gap 4096 bytes (was none, none; note added)" ] &&
+	"$elfnote" show --json "$work/both" | grep -q '"suid_stack":33554432,"stack_guard_gap":4096,' &&
+	out=$("$elfnote" set --stack-guard-gap 8K "$work/both") &&
+	[ "$out" = "$work/both: stack guard gap 8192 bytes (was 4096 bytes; rewritten in place)" ] &&
+	"$elfnote" show --json "$work/both" | grep -q '"suid_stack":33554432,"stack_guard_gap":8192,'
+check $? "both requests at once; then the gap alone, in place, the stack kept"
+cp "$bin/probe-n32" "$work/n32"
+out=$("$elfnote" set --stack-guard-gap 4K "$work/n32" 2>&1); [ $? = 1 ] &&
+	[ "$out" = "elfnote: $work/n32: its policy note has no stack guard gap property, which cannot be added in place" ]
+check $? "a link-time note without the gap property: refused, with the reason"
 
 # 2. Adding after linking, then no write at all when nothing changes.
 for f in x64-dyn x64-static x64-static-pie; do
@@ -100,12 +124,14 @@ cp "$work/x64-dyn" "$work/ip"
 "$elfnote" set --suid-stack 48M "$work/ip" | grep -q 'was 33554432 bytes; rewritten in place' &&
 	[ "$(cmp -l "$work/x64-dyn" "$work/ip" | wc -l)" -le 8 ] && [ "$(value "$work/ip")" = 50331648 ]
 check $? "in place: 32M -> 48M changes at most the 8 value bytes"
-out=$("$elfnote" clear "$work/ip") && [ "$out" = "$work/ip: suid stack none (was 50331648 bytes; rewritten in place)" ] &&
-	[ "$(value "$work/ip")" = 0 ] && "$elfnote" show "$work/ip" | grep -q 'no stack request'
-check $? "clear rewrites the request to 0 (show: no stack request)"
-out=$("$elfnote" clear "$work/ip") && [ "$out" = "$work/ip: suid stack none: unchanged" ]
+out=$("$elfnote" clear "$work/ip") &&
+	[ "$out" = "$work/ip: suid stack none, stack guard gap none (was 50331648 bytes, none; rewritten in place)" ] &&
+	[ "$(value "$work/ip")" = 0 ] && "$elfnote" show "$work/ip" | grep -q 'no request'
+check $? "clear rewrites the requests to 0 (show: no request)"
+out=$("$elfnote" clear "$work/ip") && [ "$out" = "$work/ip: suid stack none, stack guard gap none: unchanged" ]
 check $? "clear again: unchanged"
-out=$("$elfnote" clear "$work/x64-dyn.orig") && [ "$out" = "$work/x64-dyn.orig: suid stack none: unchanged" ] &&
+out=$("$elfnote" clear "$work/x64-dyn.orig") &&
+	[ "$out" = "$work/x64-dyn.orig: suid stack none, stack guard gap none: unchanged" ] &&
 	[ "$(value "$work/x64-dyn.orig")" = none ]
 check $? "clear on a program without a note: unchanged, no note added"
 "$elfnote" set --suid-stack 64M "$work/ip" >/dev/null && [ "$(value "$work/ip")" = 67108864 ] &&
@@ -115,8 +141,8 @@ check $? "set after clear edits the same note (no second note)"
 # 4. Dry run writes nothing.
 cp "$bin/probe" "$work/dry"
 before=$(state "$work/dry")
-"$elfnote" set -n --suid-stack 32M "$work/dry" | grep -q 'would be 33554432 bytes' &&
-	"$elfnote" clear --dry-run "$work/x64-dyn" | grep -q 'would be none' &&
+"$elfnote" set -n --suid-stack 32M "$work/dry" | grep -q 'would set suid stack 33554432 bytes' &&
+	"$elfnote" clear --dry-run "$work/x64-dyn" | grep -q 'would set suid stack none, stack guard gap none' &&
 	[ "$(state "$work/dry")" = "$before" ] && [ "$(value "$work/x64-dyn")" = 33554432 ]
 check $? "-n/--dry-run says what would change and writes nothing"
 

@@ -25,6 +25,8 @@ _Static_assert(NT_LINUX_EXEC_POLICY == EXEC_POLICY_NOTE_TYPE, "note type");
 _Static_assert(sizeof(NN_LINUX_EXEC_POLICY) == EXEC_POLICY_NOTE_NAMESZ, "name size");
 _Static_assert(LINUX_EXEC_POLICY_ALIGN == EXEC_POLICY_NOTE_ALIGN, "alignment");
 _Static_assert(LINUX_EXEC_POLICY_SUID_STACK == EXEC_POLICY_PROP_SUID_STACK, "property type");
+_Static_assert(LINUX_EXEC_POLICY_STACK_GUARD_GAP == EXEC_POLICY_PROP_STACK_GUARD_GAP,
+	       "guard gap property type");
 _Static_assert(LINUX_EXEC_POLICY_STACK_UNIT == EXEC_POLICY_STACK_UNIT, "stack unit");
 _Static_assert(sizeof(struct linux_exec_policy_prop) == sizeof(struct exec_policy_prop),
 	       "property header size");

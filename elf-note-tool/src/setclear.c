@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "setclear.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "edit.h"
+#include "safewrite.h"
+#include "size.h"
+
+#define EXIT_USAGE 64
+
+static const char usage_text[] =
+	"usage: elfnote set [-n] [--follow-symlinks] [--suid-stack SIZE]\n"
+	"                   [--stack-guard-gap SIZE] FILE...\n"
+	"       elfnote clear [-n] [--follow-symlinks] FILE...\n";
+
+struct opts {
+	struct edit_request req;
+	bool dry_run, follow;
+};
+
+static void describe(uint64_t v, char *buf, size_t len)
+{
+	if (!v)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%" PRIu64 " bytes", v);
+}
+
+/*
+ * "FILE: suid stack NEW (was OLD; how)", for each property the command
+ * sets, or "FILE: suid stack NEW: unchanged".
+ */
+static void report(const char *path, const struct edit *e, const struct opts *o)
+{
+	static const char *const how[] = {
+		[EDIT_IN_PLACE] = "rewritten in place", [EDIT_ADD_NOTE] = "note added",
+	};
+	const struct edit_request *r = &o->req;
+	char now[2][64], was[2][32], v[32];
+	int n = 0;
+
+	if (r->set_stack) {
+		describe(r->suid_stack, v, sizeof(v));
+		snprintf(now[n], sizeof(now[n]), "suid stack %s", v);
+		describe(e->old_stack, was[n++], sizeof(was[0]));
+	}
+	if (r->set_gap) {
+		describe(r->stack_guard_gap, v, sizeof(v));
+		snprintf(now[n], sizeof(now[n]), "stack guard gap %s", v);
+		describe(e->old_gap, was[n++], sizeof(was[0]));
+	}
+	printf("%s: %s%s", path, e->action != EDIT_UNCHANGED && o->dry_run ? "would set " : "",
+	       now[0]);
+	if (n > 1)
+		printf(", %s", now[1]);
+	if (e->action == EDIT_UNCHANGED) {
+		printf(": unchanged\n");
+		return;
+	}
+	printf(" (was %s", was[0]);
+	if (n > 1)
+		printf(", %s", was[1]);
+	printf("; %s)\n", how[e->action]);
+}
+
+/* One file: read, decide, write unless nothing changes. */
+static bool edit_one(const char *path, const struct opts *o)
+{
+	struct target t;
+	struct edit e = { 0 };
+	char why[256];
+	bool ok = target_open(path, o->follow, &t, why, sizeof(why));
+
+	if (ok && !edit_plan(t.image, t.len, &o->req, &e)) {
+		snprintf(why, sizeof(why), "%s", e.why);
+		ok = false;
+	}
+	if (ok && e.action != EDIT_UNCHANGED && !o->dry_run)
+		ok = target_replace(&t, e.image, e.len, why, sizeof(why));
+	if (ok)
+		report(path, &e, o);
+	else
+		fprintf(stderr, "elfnote: %s: %s\n", path, why);
+	edit_free(&e);
+	target_close(&t);
+	return ok;
+}
+
+/* A SIZE argument: bytes or K/M/G, a multiple of 4096, within [min, max]. */
+static bool valid_size(const char *arg, uint64_t min, uint64_t max, const char *range,
+		       uint64_t *value)
+{
+	const char *why;
+
+	if (!size_parse(arg, value, &why))
+		fprintf(stderr, "elfnote: invalid size '%s': %s\n", arg, why);
+	else if (*value % 4096)
+		fprintf(stderr, "elfnote: invalid size '%s': not a multiple of 4096 bytes\n", arg);
+	else if (*value < min || *value > max)
+		fprintf(stderr, "elfnote: invalid size '%s': %s\n", arg, range);
+	else
+		return true;
+	return false;
+}
+
+static bool set_option(int c, const char *arg, struct edit_request *req)
+{
+	if (c == 's') {
+		req->set_stack = true;
+		return valid_size(arg, EDIT_MIN_STACK + 4096, UINT64_MAX,
+				  "not above 8M, which every setuid program gets anyway "
+				  "(elfnote clear removes a request)", &req->suid_stack);
+	}
+	req->set_gap = true;
+	return valid_size(arg, 4096, EDIT_MAX_GUARD_GAP,
+			  "a stack guard gap is from 4K to 64M (the most the kernel grants)",
+			  &req->stack_guard_gap);
+}
+
+static int parse(int argc, char **argv, bool set, struct opts *o)
+{
+	const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "follow-symlinks", no_argument, NULL, 'L' },
+		{ "suid-stack", required_argument, NULL, 's' },
+		{ "stack-guard-gap", required_argument, NULL, 'g' },
+		{ 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "n", opts, NULL)) != -1) {
+		if (c == 'n') {
+			o->dry_run = true;
+		} else if (c == 'L') {
+			o->follow = true;
+		} else if ((c == 's' || c == 'g') && set) {
+			if (!set_option(c, optarg, &o->req))
+				return -1;
+		} else {
+			fputs(usage_text, stderr);
+			return -1;
+		}
+	}
+	if (!set)
+		o->req = (struct edit_request){ .set_stack = true, .set_gap = true };
+	if (optind == argc || !(o->req.set_stack || o->req.set_gap)) {
+		fputs(usage_text, stderr);
+		return -1;
+	}
+	return optind;
+}
+
+int cmd_setclear(int argc, char **argv)
+{
+	struct opts o;
+	int first = parse(argc, argv, argv[0][0] == 's', &o), status = 0;
+
+	if (first < 0)
+		return EXIT_USAGE;
+	for (int i = first; i < argc; i++)
+		if (!edit_one(argv[i], &o))
+			status = 1;
+	return status;
+}
