@@ -49,6 +49,9 @@
 /* Zero padding the file may grow by (see above); beyond: stamp at link time. */
 #define PAD_MAX (64 << 20)
 
+/* The largest page size of the architectures Linux runs ELF files on. */
+#define PAGE_MAX 65536
+
 struct layout {
 	Elf *elf;
 	bool is64, be;
@@ -68,6 +71,12 @@ struct layout {
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) & ~(a - 1);
+}
+
+/* Where user space ends for a 32-bit program: i386's 3 GiB split. */
+static uint64_t user_top(const struct layout *l)
+{
+	return l->eh.e_machine == EM_386 ? 0xc0000000ULL : UINT32_MAX;
 }
 
 static const char names[] = EXEC_POLICY_NOTE_SECTION "\0" ADDNOTE_PHDR_SECTION;
@@ -115,9 +124,13 @@ static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_en
 	if (l->shnum != l->eh.e_shnum || l->shstrndx != l->eh.e_shstrndx ||
 	    l->shstrndx == SHN_UNDEF)
 		return "extended section numbering or no section name table (not supported)";
+	if (l->shnum + 2 >= SHN_LORESERVE)
+		return "too many sections to add two";
 	if (!gelf_getshdr(elf_getscn(l->elf, l->shstrndx), &sh) || sh.sh_type != SHT_STRTAB ||
 	    sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
 		return "the section name table is damaged";
+	if (sh.sh_flags & SHF_ALLOC)
+		return "the section name table is loaded in memory (not supported)";
 	l->shent = gelf_fsize(l->elf, ELF_T_SHDR, 1, EV_CURRENT);
 	l->old_strtab_off = sh.sh_offset;
 	l->old_strtab_size = sh.sh_size;
@@ -151,9 +164,12 @@ static const char *plan(struct layout *l, size_t len)
 	    align_up(end, l->align) > UINT64_MAX / 2)
 		return "no room above the last loadable segment";
 	l->phoff = align_up(len, 8);
+	/* Pages of any size up to 64 KiB stay apart from the last segment's. */
+	if (l->align > PAGE_MAX)
+		l->align = PAGE_MAX;
 	if (l->ehdr_mapped) {
-		if (l->ehdr_vaddr > end)
-			return "the segment holding the ELF header lies above the others";
+		if (l->ehdr_vaddr % l->align)
+			return "the ELF header's segment is not page-aligned (not supported)";
 		if (align_up(end, l->align) - l->ehdr_vaddr > l->phoff)
 			l->phoff = align_up(end, l->align) - l->ehdr_vaddr;
 		if (l->phoff - len > PAD_MAX)
@@ -168,7 +184,7 @@ static const char *plan(struct layout *l, size_t len)
 	why = plan_sections(l, len, l->new_len);
 	if (why)
 		return why;
-	if (!l->is64 && (l->vaddr + table + POLICY_NOTE_BYTES > UINT32_MAX ||
+	if (!l->is64 && (l->vaddr + table + POLICY_NOTE_BYTES > user_top(l) ||
 			 l->new_len > UINT32_MAX))
 		return "no room in a 32-bit address space or file";
 	return NULL;
@@ -324,6 +340,11 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, ui
 	GElf_Shdr *sh = l->shnum ? new_shdrs(l) : NULL;
 	bool ok = ph && (sh || !l->shnum);
 
+	/* First, while out still holds the old header: it may share the name table. */
+	if (l->shnum) {
+		memcpy(out + l->strtab_off, out + l->old_strtab_off, l->old_strtab_size);
+		memcpy(out + l->strtab_off + l->old_strtab_size, names, sizeof(names));
+	}
 	l->eh.e_phoff = l->phoff;
 	l->eh.e_phnum = (GElf_Half)(l->phnum + 2);
 	if (l->shnum) {
@@ -333,11 +354,8 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, ui
 	ok = ok && encode(l, ELF_T_EHDR, &l->eh, 1, out) &&
 	     encode(l, ELF_T_PHDR, ph, l->phnum + 2, out + l->phoff);
 	policy_encode_note(out + l->phoff + l->note_off, stack, gap, l->be);
-	if (ok && l->shnum) {
-		memcpy(out + l->strtab_off, out + l->old_strtab_off, l->old_strtab_size);
-		memcpy(out + l->strtab_off + l->old_strtab_size, names, sizeof(names));
+	if (ok && l->shnum)
 		ok = encode(l, ELF_T_SHDR, sh, l->shnum + 2, out + l->shoff);
-	}
 	free(ph);
 	free(sh);
 	return ok;

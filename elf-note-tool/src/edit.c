@@ -60,13 +60,11 @@ static bool rewrite_in_place(unsigned char *image, size_t len, const struct elf_
 		rewrite_sites(p, &p->gap_sites, "stack guard gap", gap, r->big_endian, e));
 }
 
-static bool add_note(unsigned char *image, size_t len, const struct elf_report *r,
-		     uint64_t stack, uint64_t gap, struct edit *e)
+static bool add_note(unsigned char *image, size_t len, uint64_t stack, uint64_t gap,
+		     struct edit *e)
 {
 	const char *why;
 
-	if (r->policy.problem)
-		return fail(e, "it has a policy note the kernel does not read (%s)", r->policy.problem);
 	e->image = addnote(image, len, stack, gap, &e->len, &why);
 	if (!e->image)
 		return fail(e, "cannot add a note: %s", why);
@@ -109,10 +107,12 @@ bool edit_plan(unsigned char *image, size_t len, const struct edit_request *req,
 		return true;
 	if (!check_range(&r, stack, e))
 		return false;
+	if (r.policy.problem)
+		return fail(e, "it has a policy note the kernel does not read (%s)", r.policy.problem);
 	if (r.verdict == ELF_ANNOTATED)
 		ok = rewrite_in_place(image, len, &r, stack, gap, e);
 	else
-		ok = add_note(image, len, &r, stack, gap, e);
+		ok = add_note(image, len, stack, gap, e);
 	if (!ok) {
 		edit_free(e);
 		return false;

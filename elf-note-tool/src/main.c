@@ -17,6 +17,7 @@
 
 #include "elffile.h"
 #include "json.h"
+#include "names.h"
 #include "setclear.h"
 #include "scan.h"
 
@@ -71,9 +72,15 @@ static const char *verdict_name(enum elf_verdict v)
 static void complain(const char *path, const struct elf_report *r)
 {
 	if (r->verdict == ELF_MALFORMED)
-		fprintf(stderr, "elfnote: %s: malformed exec policy note: %s\n", path, r->policy.problem);
+		name_error(path, "malformed exec policy note: %s", r->policy.problem);
 	else if (r->verdict >= ELF_NOT_EXECUTABLE)
-		fprintf(stderr, "elfnote: %s: %s\n", path, r->reason);
+		name_error(path, "%s", r->reason);
+}
+
+/* A request as " bytes (KiB)". */
+static void print_size(const char *what, uint64_t v)
+{
+	printf("%s %" PRIu64 " bytes (%" PRIu64 " KiB)", what, v, v >> 10);
 }
 
 static void show_text(const char *path, const struct elf_report *r)
@@ -84,21 +91,24 @@ static void show_text(const char *path, const struct elf_report *r)
 		complain(path, r);
 		return;
 	}
-	if (r->verdict == ELF_NO_NOTE)
-		printf("%s: no exec policy note%s%s\n", path, p->problem ? "; " : "",
+	name_print(stdout, path);
+	if (r->verdict == ELF_NO_NOTE) {
+		printf(": no exec policy note%s%s\n", p->problem ? "; " : "",
 		       p->problem ? p->problem : "");
-	else if (!p->suid_stack && !p->stack_guard_gap)
-		printf("%s: exec policy note, no request\n", path);
-	else if (!p->stack_guard_gap)
-		printf("%s: exec policy note: suid stack %" PRIu64 " bytes (%" PRIu64 " KiB)\n",
-		       path, p->suid_stack, p->suid_stack >> 10);
-	else if (!p->suid_stack)
-		printf("%s: exec policy note: stack guard gap %" PRIu64 " bytes (%" PRIu64 " KiB)\n",
-		       path, p->stack_guard_gap, p->stack_guard_gap >> 10);
-	else
-		printf("%s: exec policy note: suid stack %" PRIu64 " bytes (%" PRIu64
-		       " KiB), stack guard gap %" PRIu64 " bytes (%" PRIu64 " KiB)\n", path,
-		       p->suid_stack, p->suid_stack >> 10, p->stack_guard_gap, p->stack_guard_gap >> 10);
+		return;
+	}
+	if (!p->suid_stack && !p->stack_guard_gap) {
+		printf(": exec policy note, no request\n");
+		return;
+	}
+	printf(": exec policy note: ");
+	if (p->suid_stack)
+		print_size("suid stack", p->suid_stack);
+	if (p->suid_stack && p->stack_guard_gap)
+		printf(", ");
+	if (p->stack_guard_gap)
+		print_size("stack guard gap", p->stack_guard_gap);
+	putchar('\n');
 }
 
 static void show_json(const char *path, const struct elf_report *r)

@@ -2,17 +2,26 @@
 /*
  * Replacing an executable that may be setuid root or carry file
  * capabilities, so that it either has all of its new contents and all of
- * its old attributes, or is untouched (docs/policy.md, "Writing safely"):
+ * its old attributes, or is untouched (man page, "WRITING SAFELY"):
  *
- *   read it whole (no symlinks unless asked, no hard links)
- *   write the new contents to a temporary file in the same directory
- *   give it the owner, then the xattrs (security.*, trusted.*, user.*,
- *   ACLs), then the mode with setuid/setgid: a chown or a write would
- *   drop those, so they come last
- *   fsync, read everything back and compare, check that the original
- *   did not change meanwhile, rename over it, fsync the directory
+ *   open its directory once; every later step names the file relative
+ *   to that descriptor, so moving or swapping directories meanwhile
+ *   cannot redirect a step elsewhere
+ *   refuse a symlink (unless asked), anything but a regular file, hard
+ *   links, IMA/EVM signatures, immutable, append-only and fs-verity files,
+ *   and, as root, a directory another user may write to
+ *   write the new contents to an unnamed file in that directory
+ *   (O_TMPFILE), drop any ACL or xattr it inherited, give it the owner,
+ *   then the xattrs (security.*, trusted.*, user.*, ACLs), then the mode
+ *   with setuid/setgid: a chown or a write would drop those, so they come
+ *   last
+ *   fsync, read everything back and compare, check that the original did
+ *   not change meanwhile, and only then give the file a name and rename
+ *   it over the original (signals held off in between), fsync the
+ *   directory
  *
- * On any failure the temporary file is removed.
+ * On any failure the new file is removed: unnamed, it cannot be left
+ * behind by a crash either, except in the moment between link and rename.
  */
 #ifndef ELFNOTE_SAFEWRITE_H
 #define ELFNOTE_SAFEWRITE_H
@@ -22,8 +31,10 @@
 #include <sys/stat.h>
 
 struct target {
-	char *path;		/* the file itself (symlink resolved if asked) */
-	int fd;
+	char *path;		/* for messages: the file as opened */
+	char *dir;		/* its directory, for messages */
+	char *name;		/* its name in that directory */
+	int dirfd, fd;
 	struct stat st;
 	unsigned char *image;	/* its contents */
 	size_t len;

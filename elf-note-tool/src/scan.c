@@ -60,6 +60,7 @@
 
 #include "elffile.h"
 #include "json.h"
+#include "names.h"
 
 #define EXIT_UNREADABLE	4
 #define EXIT_USAGE	64
@@ -127,25 +128,10 @@ static const char *id_name(struct name_slot *cache, unsigned int id, bool group)
 	return slot->name;
 }
 
-/*
- * A path in the text output: control characters and backslashes as C
- * octal escapes, so that a hostile file name cannot forge a line of an
- * audit.  JSON has json_string() for the same reason.
- */
-static void print_path(const char *path)
-{
-	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-		if (*s < 0x20 || *s == 0x7f || *s == '\\')
-			printf("\\%03o", *s);
-		else
-			putchar(*s);
-	}
-}
-
 static void report_error(struct scan *s, const char *path, const char *why)
 {
 	s->failed = true;
-	fprintf(stderr, "elfnote: %s: %s\n", path, why);
+	name_error(path, "%s", why);
 	if (!s->json)
 		return;
 	fputs("{\"file\":", stdout);
@@ -261,7 +247,7 @@ static void print_text(struct scan *s, const struct listing *l)
 	printf(TEXT_FORMAT, mode, id_name(user_cache, st->st_uid, false),
 	       id_name(group_cache, st->st_gid, true), privilege_name(st->st_mode),
 	       status_name(l->r.verdict), stack, gap, l->caps ? l->caps : "-");
-	print_path(l->path);
+	name_print(stdout, l->path);
 	putchar('\n');
 }
 

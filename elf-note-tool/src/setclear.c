@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "edit.h"
+#include "names.h"
 #include "safewrite.h"
 #include "size.h"
 
@@ -53,8 +54,8 @@ static void report(const char *path, const struct edit *e, const struct opts *o)
 		snprintf(now[n], sizeof(now[n]), "stack guard gap %s", v);
 		describe(e->old_gap, was[n++], sizeof(was[0]));
 	}
-	printf("%s: %s%s", path, e->action != EDIT_UNCHANGED && o->dry_run ? "would set " : "",
-	       now[0]);
+	name_print(stdout, path);
+	printf(": %s%s", e->action != EDIT_UNCHANGED && o->dry_run ? "would set " : "", now[0]);
 	if (n > 1)
 		printf(", %s", now[1]);
 	if (e->action == EDIT_UNCHANGED) {
@@ -84,7 +85,7 @@ static bool edit_one(const char *path, const struct opts *o)
 	if (ok)
 		report(path, &e, o);
 	else
-		fprintf(stderr, "elfnote: %s: %s\n", path, why);
+		name_error(path, "%s", why);
 	edit_free(&e);
 	target_close(&t);
 	return ok;

@@ -12,7 +12,8 @@ set -uo pipefail
 work=$(mktemp -d)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
-nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+# An unprivileged user: no capabilities left either.
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
 
 check() {
 	if [ "$1" = 0 ]; then echo "ok - elfnote write: $2"; else echo "not ok - elfnote write: $2"; fi
@@ -234,6 +235,74 @@ out=$("${nobody[@]}" "$elfnote" set --suid-stack 32M "$work/rootsuid" 2>&1); sta
 [ "$status" = 1 ] && [ "$out" = "elfnote: $work/rootsuid: cannot be written by you: Permission denied" ] &&
 	[ "$(state "$work/rootsuid")" = "$before" ]
 check $? "an unprivileged user on a root-owned 4755 file: permission error, untouched"
+
+# 8b. What a review found: inherited ACLs, directories others may change,
+#     a crash before the rename, signatures, inode flags, hostile names.
+mkdir "$work/acl" && setfacl -d -m u:nobody:rwx "$work/acl" &&
+	cp "$bin/probe" "$work/acl/p" && chmod 4750 "$work/acl/p" && setfacl -b "$work/acl/p"
+"$elfnote" set --suid-stack 32M "$work/acl/p" >/dev/null &&
+	[ "$(stat -c %a "$work/acl/p")" = 4750 ] &&
+	! getfattr --absolute-names -n system.posix_acl_access "$work/acl/p" >/dev/null 2>&1 &&
+	! "${nobody[@]}" sh -c '"$1"' _ "$work/acl/p" >/dev/null 2>&1 &&
+	chmod 4755 "$work/acl/p" && "${nobody[@]}" sh -c '"$1"' _ "$work/acl/p" >/dev/null
+check $? "a directory's default ACL is not inherited: 4750 stays closed to others (4755 opens it)"
+mkdir "$work/userdir" && chown 1234:1234 "$work/userdir" && cp "$bin/probe" "$work/userdir/p"
+before=$(state "$work/userdir/p")
+out=$("$elfnote" set --suid-stack 32M "$work/userdir/p" 2>&1); status=$?
+[ "$status" = 1 ] && case "$out" in *"may be changed by others than root: not replacing files there as root") true ;; *) false ;; esac &&
+	[ "$(state "$work/userdir/p")" = "$before" ]
+check $? "as root, a directory another user owns is refused ($out)"
+mkdir "$work/sticky" && chmod 1777 "$work/sticky" && cp "$bin/probe" "$work/sticky/p"
+"$elfnote" set --suid-stack 32M "$work/sticky/p" >/dev/null && [ "$(value "$work/sticky/p")" = 33554432 ]
+check $? "as root, a sticky world-writable directory is accepted"
+cp "$work/x64-dyn.orig" "$work/k" && chmod 4755 "$work/k"
+before=$(state "$work/k")
+(ELFNOTE_FAIL_AT=kill exec "$elfnote" set --suid-stack 32M "$work/k" >/dev/null 2>&1); status=$?
+[ "$status" = 137 ] && [ "$(state "$work/k")" = "$before" ] && ! leftovers "$work"
+check $? "killed with the new setuid file complete: original intact, nothing left (exit $status)"
+cp "$bin/probe" "$work/ima" && setfattr -n security.ima -v 0x0404 "$work/ima"
+before=$(state "$work/ima")
+out=$("$elfnote" set --suid-stack 32M "$work/ima" 2>&1); status=$?
+[ "$status" = 1 ] && case "$out" in *"signed (security.ima)"*) true ;; *) false ;; esac &&
+	[ "$(state "$work/ima")" = "$before" ]
+check $? "an IMA-signed file is refused, untouched"
+cp "$bin/probe" "$work/immutable"
+if chattr +i "$work/immutable" 2>/dev/null; then
+	out=$("$elfnote" set --suid-stack 32M "$work/immutable" 2>&1); status=$?
+	chattr -i "$work/immutable"
+	[ "$status" = 1 ] && case "$out" in *"immutable or append-only"*) true ;; *) false ;; esac &&
+		[ "$(value "$work/immutable")" = none ]
+	check $? "an immutable file is refused"
+	cp "$bin/probe" "$work/nodump" && chattr +d "$work/nodump" &&
+		"$elfnote" set --suid-stack 32M "$work/nodump" >/dev/null &&
+		lsattr "$work/nodump" | grep -q '^[^ ]*d'
+	check $? "the nodump inode flag is kept"
+else
+	echo "ok - elfnote write: an immutable file is refused # SKIP no inode flags on this filesystem"
+fi
+name=$(printf 'evil\nelfnote: forged')
+cp "$top/README.md" "$work/$name"
+out=$("$elfnote" set --suid-stack 32M "$work/$name" 2>&1)
+[ "$out" = "elfnote: $work/evil\012elfnote: forged: not an ELF file" ]
+check $? "a newline in a file name is escaped in errors: one line ($out)"
+python3 - "$work/x64-dyn.orig" "$work/manysections" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+shoff, = struct.unpack_from("<Q", data, 0x28)
+shnum, shstrndx = struct.unpack_from("<HH", data, 0x3c)
+table = data[shoff:shoff + 64 * shnum] + bytes(64 * (65535 - shnum))
+struct.pack_into("<QHH", data, 0x28, len(data), 0, 0)
+struct.pack_into("<H", data, 0x3c, 65535)
+struct.pack_into("<H", data, 0x3e, shstrndx)
+struct.pack_into("<Q", data, 0x28, len(data))
+data += table
+open(sys.argv[2], "wb").write(data)
+PY
+before=$(state "$work/manysections")
+out=$("$elfnote" set --suid-stack 32M "$work/manysections" 2>&1); status=$?
+[ "$status" = 1 ] && case "$out" in *"too many sections to add two"*) true ;; *) false ;; esac &&
+	[ "$(state "$work/manysections")" = "$before" ]
+check $? "65535 section headers: refused, not wrapped around ($out)"
 
 # 9. What cannot be edited is refused and left alone.
 for f in "$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file"; do
