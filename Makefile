@@ -24,7 +24,7 @@ export BUILD SERIES ARCH
 # i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
 PACKAGES := linux-source-$(SERIES) qemu-system-x86 build-essential flex bison \
 	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
-	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl \
+	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl strace \
 	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
 PACKAGES_I386 := musl-dev:i386 busybox-static:i386
 

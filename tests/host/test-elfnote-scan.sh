@@ -278,3 +278,11 @@ if command -v strace >/dev/null; then
 else
 	echo "ok - elfnote scan: a 256 MiB ELF file is not read whole # SKIP strace is not installed"
 fi
+
+# The stack guard gap request is reported too, in text and JSON.
+mkdir "$work/gap" && cp "$bin/guardgap-g4k" "$work/gap/g4k" && chmod 4755 "$work/gap/g4k"
+out=$("$elfnote" scan "$work/gap" | tail -n +2)
+[ "$out" = "4755 root     root     setuid         annotated      -          4096       -               $work/gap/g4k" ]
+check $? "the GUARD-GAP column shows a one-page request"
+"$elfnote" scan --json "$work/gap" | grep -q '"status":"annotated","suid_stack":0,"stack_guard_gap":4096'
+check $? "--json: stack_guard_gap 4096, suid_stack 0"
