@@ -22,11 +22,11 @@ export BUILD SERIES ARCH
 # --- Debian packages --------------------------------------------------------
 # musl for i386 comes through multiarch (musl-dev:i386, which brings Debian's
 # i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
-PACKAGES := linux-source-$(SERIES) qemu-system-x86 build-essential flex bison \
+PACKAGES := linux-source-$(SERIES) linux-config-$(SERIES) qemu-system-x86 build-essential flex bison \
 	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
 	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl strace \
 	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
-PACKAGES_I386 := musl-dev:i386 busybox-static:i386
+PACKAGES_I386 := musl-dev:i386 busybox-static:i386 linux-config-$(SERIES):i386
 
 deps:
 	@missing=""; \

@@ -48,6 +48,8 @@ checkpatch_series() {
 	run_host test-elfnote-kinds "$top/tests/host/test-elfnote-kinds.sh"
 	echo "# kernel series: checkpatch --strict on each patch in series order"
 	checkpatch_series
+	echo "# kernel series: W=1 under Debian's amd64 and 686-pae configs, touched objects"
+	run_host debian-configs "$top/kernel/check-debian-configs.sh"
 	echo "# guest tests: linux $("$top/kernel/tree.sh" version) from $(ls /usr/src/linux-source-"${SERIES:-6.1}".tar.xz)"
 	run_host guest-runs "$top/i386-guest/run.sh" stock patched
 } 2>&1 | tee "$report"

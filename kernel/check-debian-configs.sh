@@ -1,0 +1,77 @@
+#!/bin/bash
+# check-debian-configs.sh: compile the files the series touches under
+# Debian's own kernel configs, with W=1, in the pristine and the patched
+# tree, and report any warning the patched tree adds.  Distributions do not
+# build the tiny guest config: this is what their builds would say.
+#
+#   kernel/check-debian-configs.sh [FLAVOUR...]
+#
+# FLAVOUR names a file of linux-config-6.1 (amd64) or linux-config-6.1:i386
+# (multiarch), e.g. amd64_none_amd64 (default: that and i386_none_686-pae).
+# Output folders build/out/debian-FLAVOUR-{pristine,patched} are caches
+# (safe to delete; a later run is incremental).  TAP on stdout.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+SERIES=${SERIES:-6.1}
+JOBS=${JOBS:-2}
+configs=/usr/src/linux-config-$SERIES
+flavours=("$@")
+[ ${#flavours[@]} -gt 0 ] || flavours=(amd64_none_amd64 i386_none_686-pae)
+
+# The objects built from the files the series changes (kernel/patches).
+objects_for() {
+	local arch=$1
+	echo fs/exec.o fs/binfmt_elf.o kernel/fork.o mm/mmap.o mm/util.o arch/x86/mm/mmap.o
+	[ "$arch" = x86_64 ] && echo fs/compat_binfmt_elf.o
+}
+
+"$top/kernel/tree.sh" patched >/dev/null || exit 1
+
+# warnings TREE FLAVOUR ARCH: the W=1 warnings of the objects (compiler and
+# kernel-doc), with the tree's path and line and column numbers dropped
+# (the series moves lines), sorted.
+warnings() {
+	local tree=$BUILD/src/linux-$SERIES-$1 out=$BUILD/out/debian-$2-$1 arch=$3
+	mkdir -p "$out"
+	if [ ! -f "$out/.config" ] || ! cmp -s <(xzcat "$configs/config.$2.xz") "$out/.config.debian"; then
+		xzcat "$configs/config.$2.xz" > "$out/.config.debian"
+		cp "$out/.config.debian" "$out/.config"
+		# Debian's signing keys are not in the source package.
+		"$tree/scripts/config" --file "$out/.config" --set-str SYSTEM_TRUSTED_KEYS "" \
+			--set-str SYSTEM_REVOCATION_KEYS "" --disable MODULE_SIG_ALL \
+			--set-str MODULE_SIG_KEY "certs/signing_key.pem" >/dev/null
+		make -s -C "$tree" O="$out" ARCH="$arch" olddefconfig >/dev/null || return 1
+	fi
+	make -s -C "$tree" O="$out" ARCH="$arch" -j"$JOBS" prepare >/dev/null 2>&1 || return 1
+	# Rebuilt every time, for their warnings; the sources are not touched
+	# (the guest kernels are built from the same trees).
+	# shellcheck disable=SC2046 # one word per object
+	(cd "$out" && rm -f $(objects_for "$arch"))
+	# shellcheck disable=SC2046
+	make -C "$tree" O="$out" ARCH="$arch" -j"$JOBS" W=1 $(objects_for "$arch") 2>&1 >/dev/null |
+		grep -E 'warning:' | sed -E "s|$tree/||; s|$out/||; s/:[0-9]+(:[0-9]+)?:/:/" | sort -u
+}
+
+for flavour in "${flavours[@]}"; do
+	case "$flavour" in
+	amd64*) arch=x86_64 ;;
+	i386*) arch=i386 ;;
+	*) echo "not ok - $flavour: unknown flavour"; continue ;;
+	esac
+	if [ ! -f "$configs/config.$flavour.xz" ]; then
+		echo "not ok - $flavour: no $configs/config.$flavour.xz (package linux-config-$SERIES)"
+		continue
+	fi
+	start=$SECONDS
+	base=$(warnings pristine "$flavour" "$arch") || { echo "not ok - $flavour: pristine tree does not build"; continue; }
+	new=$(warnings patched "$flavour" "$arch") || { echo "not ok - $flavour: patched tree does not build"; continue; }
+	added=$(comm -13 <(echo "$base") <(echo "$new") | grep . || true)
+	if [ -z "$added" ]; then
+		echo "ok - $flavour ($arch): W=1 adds no warning to the touched objects ($(echo "$base" | grep -c .) in pristine, $((SECONDS - start)) s)"
+	else
+		echo "not ok - $flavour ($arch): W=1 warnings the series adds:"
+		echo "$added" | sed 's/^/#   /'
+	fi
+done
