@@ -47,21 +47,34 @@
 #define PAGE		4096UL
 #define PAGE_BELOW	(6UL << 20)	/* the default BELOW */
 
+/*
+ * The page ending offset bytes below the bottom of [stack] (its start in
+ * *page, the bottom in *start), or -1 after saying why.
+ */
+static int page_below(unsigned long offset, uintptr_t *start, uintptr_t *page)
+{
+	uintptr_t end;
+
+	if (stack_mapping(start, &end)) {
+		perror("guardgap: /proc/self/maps");
+		return -1;
+	}
+	if (offset & (PAGE - 1) || offset >= *start - PAGE) {
+		fprintf(stderr, "guardgap: %#lx: not a page multiple below the stack\n", offset);
+		return -1;
+	}
+	*page = *start - offset - PAGE;
+	return 0;
+}
+
 /* The end of the readable page placed below the stack, or 0. */
 static uintptr_t place_page(unsigned long below)
 {
-	uintptr_t start, end, page;
+	uintptr_t start, page;
 	void *p;
 
-	if (stack_mapping(&start, &end)) {
-		perror("guardgap: /proc/self/maps");
+	if (page_below(below, &start, &page))
 		return 0;
-	}
-	if (below & (PAGE - 1) || below >= start - PAGE) {
-		fprintf(stderr, "guardgap: BELOW %#lx: not a page multiple below the stack\n", below);
-		return 0;
-	}
-	page = start - below - PAGE;
 	p = mmap((void *)page, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
 		 -1, 0);
 	if (p != (void *)page) {
@@ -84,15 +97,8 @@ static int hint(unsigned long offset)
 	uintptr_t start, again, end, want;
 	void *p;
 
-	if (stack_mapping(&start, &end)) {
-		perror("guardgap: /proc/self/maps");
+	if (page_below(offset, &start, &want))
 		return 2;
-	}
-	if (offset & (PAGE - 1) || offset >= start - PAGE) {
-		fprintf(stderr, "guardgap: OFFSET %#lx: not a page multiple below the stack\n", offset);
-		return 2;
-	}
-	want = start - offset - PAGE;
 	p = mmap((void *)want, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("guardgap: mmap");

@@ -283,7 +283,10 @@ static bool encode(const struct layout *l, Elf_Type type, const void *recs, size
 	src.d_size = n * (type == ELF_T_PHDR ? sizeof(GElf_Phdr) :
 			  type == ELF_T_SHDR ? sizeof(GElf_Shdr) : sizeof(GElf_Ehdr));
 	if (!l->is64) {
-		narrow = calloc(n, sizeof(Elf32_Shdr) + sizeof(Elf32_Phdr) + sizeof(Elf32_Ehdr));
+		/* Room for n of the largest 32-bit record, the header. */
+		_Static_assert(sizeof(Elf32_Ehdr) >= sizeof(Elf32_Shdr) &&
+			       sizeof(Elf32_Ehdr) >= sizeof(Elf32_Phdr), "record sizes");
+		narrow = calloc(n, sizeof(Elf32_Ehdr));
 		if (!narrow)
 			return false;
 		src.d_size = 0;

@@ -52,32 +52,17 @@ static bool fail(char *why, size_t whylen, const char *fmt, ...)
 	return false;
 }
 
-/* false with errno, EIO for a file that ended early. */
-static bool read_all(int fd, unsigned char *buf, size_t len)
+/*
+ * All len bytes from offset 0, read (pread) or written (pwrite); false
+ * with errno, EIO for a file that ended early or took nothing.
+ */
+static bool transfer(int fd, unsigned char *buf, size_t len, bool out)
 {
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = pread(fd, buf + done, len - done, (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!n)
-				errno = EIO;
-			return false;
-		}
-		done += (size_t)n;
-	}
-	return true;
-}
-
-static bool write_all(int fd, const unsigned char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
+		ssize_t n = out ? pwrite(fd, buf + done, len - done, (off_t)done) :
+				  pread(fd, buf + done, len - done, (off_t)done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -260,7 +245,6 @@ static bool open_dir(const char *path, struct target *t, char *why, size_t whyle
 static bool open_file(struct target *t, bool follow, char *why, size_t whylen)
 {
 	struct stat lst;
-	int flags;
 
 	if (fstatat(t->dirfd, t->name, &lst, AT_SYMLINK_NOFOLLOW))
 		return fail(why, whylen, "%s", strerror(errno));
@@ -277,7 +261,7 @@ static bool open_file(struct target *t, bool follow, char *why, size_t whylen)
 	if (t->st.st_nlink > 1)
 		return fail(why, whylen, "has %ju hard links: replacing it would leave the others with the old contents",
 			    (uintmax_t)t->st.st_nlink);
-	if (!check_signatures(t->fd, why, whylen) || !check_flags(t->fd, &flags, why, whylen))
+	if (!check_signatures(t->fd, why, whylen) || !check_flags(t->fd, &t->flags, why, whylen))
 		return false;
 	if (faccessat(t->dirfd, t->name, W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW))
 		return fail(why, whylen, "cannot be written by you: %s", strerror(errno));
@@ -305,7 +289,7 @@ bool target_open(const char *path, bool follow, struct target *t, char *why, siz
 	t->image = malloc(t->len ? t->len : 1);
 	if (!t->image)
 		return fail(why, whylen, "out of memory");
-	if (!read_all(t->fd, t->image, t->len))
+	if (!transfer(t->fd, t->image, t->len, false))
 		return fail(why, whylen, "read error: %s", strerror(errno));
 	return true;
 }
@@ -314,7 +298,7 @@ bool target_open(const char *path, bool follow, struct target *t, char *why, siz
 static bool give_attributes(struct target *t, int tmp, char *why, size_t whylen)
 {
 	struct stat st;
-	int flags, want;
+	int flags;
 
 	errno = 0;
 	if (injected("chown") || fchown(tmp, t->st.st_uid, t->st.st_gid))
@@ -322,9 +306,10 @@ static bool give_attributes(struct target *t, int tmp, char *why, size_t whylen)
 			    (uintmax_t)t->st.st_uid, (uintmax_t)t->st.st_gid, strerror(errno));
 	if (!xattrs(t->fd, tmp, true, why, whylen))
 		return false;
-	if (!ioctl(t->fd, FS_IOC_GETFLAGS, &want) && (want & KEPT_FLAGS) &&
+	if ((t->flags & KEPT_FLAGS) &&
 	    (ioctl(tmp, FS_IOC_GETFLAGS, &flags) ||
-	     (flags = (flags & ~KEPT_FLAGS) | (want & KEPT_FLAGS), ioctl(tmp, FS_IOC_SETFLAGS, &flags))))
+	     (flags = (flags & ~KEPT_FLAGS) | (t->flags & KEPT_FLAGS),
+	      ioctl(tmp, FS_IOC_SETFLAGS, &flags))))
 		return fail(why, whylen, "cannot keep the inode flags: %s", strerror(errno));
 	if (injected("chmod") || fchmod(tmp, t->st.st_mode & 07777))
 		return fail(why, whylen, "cannot set mode %04o: %s", t->st.st_mode & 07777,
@@ -346,7 +331,7 @@ static bool verify(struct target *t, int tmp, const unsigned char *image, size_t
 
 	if (!back)
 		return fail(why, whylen, "out of memory");
-	same = !injected("verify") && read_all(tmp, back, len) && !memcmp(back, image, len) &&
+	same = !injected("verify") && transfer(tmp, back, len, false) && !memcmp(back, image, len) &&
 	       !fstat(tmp, &st) && (size_t)st.st_size == len;
 	free(back);
 	if (!same)
@@ -438,7 +423,7 @@ bool target_replace(struct target *t, const unsigned char *image, size_t len,
 
 	if (tmp < 0)
 		return fail(why, whylen, "cannot create a temporary file in %s: %s", t->dir, strerror(errno));
-	ok = !injected("write") && write_all(tmp, image, len);
+	ok = !injected("write") && transfer(tmp, (unsigned char *)image, len, true);
 	if (!ok)
 		fail(why, whylen, "cannot write the new file: %s", strerror(errno));
 	ok = ok && give_attributes(t, tmp, why, whylen);

@@ -36,6 +36,7 @@ struct target {
 	char *name;		/* its name in that directory */
 	int dirfd, fd;
 	struct stat st;
+	int flags;		/* its inode flags (FS_IOC_GETFLAGS), 0 if none */
 	unsigned char *image;	/* its contents */
 	size_t len;
 };
