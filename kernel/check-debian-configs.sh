@@ -20,7 +20,7 @@ configs=/usr/src/linux-config-$SERIES
 flavours=("$@")
 [ ${#flavours[@]} -gt 0 ] || flavours=(amd64_none_amd64 i386_none_686-pae)
 
-# The objects built from the files the series changes (kernel/patches).
+# The objects built from the files the series changes (kernel/patches/$SERIES).
 objects_for() {
 	local arch=$1
 	echo fs/exec.o fs/binfmt_elf.o kernel/fork.o mm/mmap.o mm/util.o arch/x86/mm/mmap.o

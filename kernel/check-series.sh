@@ -12,8 +12,8 @@ SERIES=${SERIES:-6.1}
 JOBS=${JOBS:-2}
 "$top/kernel/tree.sh" patched >/dev/null
 tree=$BUILD/src/linux-$SERIES-patched
-work=$BUILD/series-check
-out=$BUILD/out/series-check
+work=$BUILD/series-check-$SERIES
+out=$BUILD/out/series-check-$SERIES
 config=$BUILD/out/linux-$SERIES-i386-patched/.config
 [ -f "$config" ] || { echo "check-series.sh: build the patched kernel first (make kernels)" >&2; exit 1; }
 

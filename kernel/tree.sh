@@ -4,7 +4,7 @@
 #   $BUILD/src/linux-$SERIES-pristine  extracted from Debian's linux-source tarball,
 #                                      never modified
 #   $BUILD/src/linux-$SERIES-patched   a git tree: one commit "pristine" with the
-#                                      same files, then kernel/patches applied in
+#                                      same files, then kernel/patches/$SERIES applied in
 #                                      series order with git am
 #
 # Both are caches: delete $BUILD and they come back.  The patched tree is only
@@ -18,7 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 SERIES=${SERIES:-6.1}
 TARBALL=${TARBALL:-/usr/src/linux-source-$SERIES.tar.xz}
-PATCHES=${PATCHES:-$top/kernel/patches}
+PATCHES=${PATCHES:-$top/kernel/patches/$SERIES}
 
 pristine=$BUILD/src/linux-$SERIES-pristine
 patched=$BUILD/src/linux-$SERIES-patched

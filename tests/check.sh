@@ -25,13 +25,13 @@ checkpatch_series() {
 	local tree=$BUILD/src/linux-${SERIES:-6.1}-pristine name out
 	while read -r name; do
 		case "$name" in ''|'#'*) continue ;; esac
-		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$top/kernel/patches/$name" 2>&1); then
+		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$top/kernel/patches/${SERIES:-6.1}/$name" 2>&1); then
 			echo "ok - checkpatch --strict $name"
 		else
 			echo "not ok - checkpatch --strict $name"
 			echo "$out" | sed 's/^/#   /'
 		fi
-	done < "$top/kernel/patches/series"
+	done < "$top/kernel/patches/${SERIES:-6.1}/series"
 }
 
 {
