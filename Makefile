@@ -1,7 +1,8 @@
 # Stack Clash hardening for exec, tested in an i386 guest.  See README.md.
 #
 #   make deps     install the Debian packages everything below needs
-#   make check    host tests, both guest kernels, every guest scenario;
+#   make check    host tests, then stock and patched guest kernels of each
+#                 CHECK_COMBOS entry through every guest scenario;
 #                 ends with "N passed, N failed"
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
@@ -22,11 +23,11 @@ export BUILD SERIES ARCH
 # --- Debian packages --------------------------------------------------------
 # musl for i386 comes through multiarch (musl-dev:i386, which brings Debian's
 # i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
-PACKAGES := linux-source-$(SERIES) linux-config-$(SERIES) qemu-system-x86 build-essential flex bison \
+PACKAGES := linux-source-6.1 linux-source-6.12 linux-config-6.1 qemu-system-x86 build-essential flex bison \
 	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
 	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl strace \
 	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
-PACKAGES_I386 := musl-dev:i386 busybox-static:i386 linux-config-$(SERIES):i386
+PACKAGES_I386 := musl-dev:i386 busybox-static:i386 linux-config-6.1:i386
 
 deps:
 	@missing=""; \
@@ -51,10 +52,20 @@ tree: deps
 	kernel/tree.sh patched
 
 # --- guest userland -----------------------------------------------------------
-CC_I386 := i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs
+# The ABIs a kernel of ARCH runs (i386-guest/scenario.h): i386 programs on
+# i386; x86_64 programs and, through compat, the same i386 programs on
+# x86_64.  Each ABI's programs are built once into $(GUEST_BIN)/ABI.
+ABIS_i386 := i386
+ABIS_x86_64 := x86_64 i386
+GUEST_ABIS = $(ABIS_$(ARCH))
+CC_i386 := i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs
+CC_x86_64 := x86_64-linux-gnu-gcc -specs=/usr/lib/x86_64-linux-musl/musl-gcc.specs
+CC_I386 := $(CC_i386)
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -s
-UAPI := $(BUILD)/uapi-$(ARCH)
+UAPI = $(BUILD)/uapi-$(ARCH)
 GUEST_BIN := $(BUILD)/guest-bin
+INIT = $(GUEST_BIN)/$(ARCH)/init
+INITRAMFS = $(BUILD)/guest-$(ARCH).cpio
 
 # Kernel UAPI headers from the patched tree: the guest programs see exactly
 # the definitions of the kernel under test.  Reinstalled when the series
@@ -65,15 +76,15 @@ uapi: tree
 	@if ! cmp -s $(SERIES_ID) $(UAPI)/.stamp; then \
 		echo "  UAPI    $(UAPI)"; rm -rf $(UAPI); \
 		$(MAKE) -s -C $(BUILD)/src/linux-$(SERIES)-patched ARCH=$(ARCH) \
-			O=$(BUILD)/uapi-obj INSTALL_HDR_PATH=$(UAPI) headers_install && \
+			O=$(BUILD)/uapi-obj-$(ARCH) INSTALL_HDR_PATH=$(UAPI) headers_install && \
 		cp $(SERIES_ID) $(UAPI)/.stamp; \
 	fi
 
 GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h samples/size.c samples/size.h samples/pad.c samples/pad.h
 
-$(GUEST_BIN)/init: $(GUEST_SRC) $(UAPI)/.stamp
-	@mkdir -p $(GUEST_BIN)
-	$(CC_I386) $(GUEST_CFLAGS) -isystem $(UAPI)/include -o $@ \
+$(GUEST_BIN)/%/init: $(GUEST_SRC) $(BUILD)/uapi-%/.stamp
+	@mkdir -p $(@D)
+	$(CC_$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
 		i386-guest/init.c i386-guest/scenario.c samples/size.c samples/pad.c
 
 $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
@@ -81,15 +92,18 @@ $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 	cc -O2 -o $@ $(BUILD)/src/linux-$(SERIES)-pristine/usr/gen_init_cpio.c
 
 # Sub-makes, so that files the previous step rewrote are seen with their
-# new times.
+# new times.  The malformed-note corpus is built for every ABI: the host
+# tests read both classes.
 samples: deps uapi
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
-	$(MAKE) -s -C samples OUT=$(GUEST_BIN) ELFNOTE=$(BUILD)/elfnote/elfnote
-	tests/malformed/make-corpus.sh $(BUILD)/generated
-	$(MAKE) -s $(GUEST_BIN)/init $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint
+	for abi in $(sort $(GUEST_ABIS) i386 x86_64); do \
+		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote && \
+		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi || exit; \
+	done
+	$(MAKE) -s $(INIT) $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint
 
 initramfs: samples
-	i386-guest/mkinitramfs.sh $(BUILD)/guest.cpio
+	i386-guest/mkinitramfs.sh $(INITRAMFS) $(ARCH)
 
 guest: kernels initramfs
 
@@ -136,8 +150,15 @@ install: elfnote
 	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote install PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)"
 
 # --- the commands ---------------------------------------------------------------
-check: deps host-tests guest
-	tests/check.sh
+# The kernels (Debian tree / guest architecture) make check boots; each
+# gets its stock and its patched build and runs every scenario.
+CHECK_COMBOS ?= 6.1/i386 6.1/x86_64
+
+check: deps host-tests
+	for combo in $(CHECK_COMBOS); do \
+		$(MAKE) -s guest SERIES=$${combo%/*} ARCH=$${combo#*/} || exit; \
+	done
+	CHECK_COMBOS="$(CHECK_COMBOS)" tests/check.sh
 
 demo: deps guest
 	i386-guest/demo.sh
@@ -155,10 +176,10 @@ bench-scan: deps
 
 shell: deps guest
 	GUEST_INTERACTIVE=1 i386-guest/boot.sh $(KOUT)-patched/arch/x86/boot/bzImage \
-		$(BUILD)/guest.cpio /dev/null guest.shell loglevel=4
+		$(INITRAMFS) /dev/null guest.shell loglevel=4
 
 clean:
-	rm -rf $(BUILD)/guest-bin $(BUILD)/host $(BUILD)/logs $(BUILD)/guest.cpio* $(BUILD)/uapi-*
+	rm -rf $(BUILD)/guest-bin $(BUILD)/host $(BUILD)/logs $(BUILD)/guest*.cpio* $(BUILD)/uapi-*
 
 distclean:
 	rm -rf $(BUILD)

@@ -22,7 +22,7 @@ ROUNDS=${ROUNDS:-5}
 # that they differ by the series' code alone.
 BASELINE=${BASELINE:-stock-bench}
 CANDIDATE=${CANDIDATE:-patched-bench}
-INITRAMFS=$BUILD/guest.cpio
+INITRAMFS=$BUILD/guest-i386.cpio
 results=$BUILD/bench.tsv
 : > "$results"
 

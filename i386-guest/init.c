@@ -5,7 +5,16 @@
  *
  * Kernel command line:
  *   guest.boot=TAG   run the scenarios with boot=TAG (default "default")
+ *   guest.abi=A,B    run them under these ABIs only (default: every ABI the
+ *                    kernel runs, see below)
  *   guest.shell      no scenarios: an interactive busybox shell on ttyS0
+ *
+ * ABIs (scenario.h): an i386 kernel runs the scenarios once, "i386"; an
+ * x86_64 kernel runs them twice, "x86_64" with the 64-bit programs, then
+ * "ia32" with the i386 ones.  Each ABI's programs are in /abi/ABI/bin and
+ * its loaders in /abi/ABI/lib; /bin and /lib are symbolic links that the
+ * runner points at the ABI being run, so one scenario file names
+ * /bin/probe for all of them.  Results are named ABI/NAME.
  *
  * Run from that shell (not as PID 1), it runs one scenario given as fields:
  *   /init run=/bin/probe-suid user=1000 stack=unlimited
@@ -48,6 +57,8 @@
 
 static char cmdline[1024];
 static char kernel_variant[32];
+static char machine[65];
+static const char *current_abi = "i386";
 static int test_number, passed, failed;
 
 static void read_cmdline(void)
@@ -93,6 +104,7 @@ static void detect_kernel(void)
 	strcpy(kernel_variant, "unknown");
 	if (uname(&u) == 0 && (dash = strrchr(u.release, '-')))
 		snprintf(kernel_variant, sizeof(kernel_variant), "%s", dash + 1);
+	snprintf(machine, sizeof(machine), "%s", u.machine);
 	printf("# guest: kernel %s %s (%s), variant %s\n", u.sysname, u.release,
 	       u.machine, kernel_variant);
 }
@@ -435,8 +447,9 @@ static void report(const struct scenario *s, const struct observed *o)
 		passed++;
 	else
 		failed++;
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", test_number, s->name);
-	printf("# row\t%s\t%s\t%s\t%s\n", s->name, expected, observed, ok ? "PASS" : "FAIL");
+	printf("%s %d - %s/%s\n", ok ? "ok" : "not ok", test_number, current_abi, s->name);
+	printf("# row\t%s/%s\t%s\t%s\t%s\n", current_abi, s->name, expected, observed,
+	       ok ? "PASS" : "FAIL");
 	if (!ok)
 		printf("#   expected: %s\n#   observed: %s\n", expected, observed);
 	if (o->output[0])
@@ -445,7 +458,7 @@ static void report(const struct scenario *s, const struct observed *o)
 
 static bool selected(const struct scenario *s, const char *boot)
 {
-	return !strcmp(s->boot, boot) &&
+	return !strcmp(s->boot, boot) && scn_runs_on(s, current_abi) &&
 	       (!strcmp(s->kernel, "any") || !strcmp(s->kernel, kernel_variant));
 }
 
@@ -482,14 +495,15 @@ static int scenarios(bool run_them, const char *boot, struct scn_file *st)
 			if (!run_them || !selected(&s, boot))
 				continue;
 			if (run(&s, &o)) {
-				printf("not ok %d - %s # runner: %s\n", ++test_number, s.name, strerror(errno));
+				printf("not ok %d - %s/%s # runner: %s\n", ++test_number, current_abi,
+				       s.name, strerror(errno));
 				failed++;
 				continue;
 			}
 			report(&s, &o);
 		}
 		if (r < 0) {
-			printf("not ok %d - %s # %s\n", ++test_number, path, st->error);
+			printf("not ok %d - %s/%s # %s\n", ++test_number, current_abi, path, st->error);
 			failed++;
 			errors++;
 		}
@@ -497,6 +511,57 @@ static int scenarios(bool run_them, const char *boot, struct scn_file *st)
 	}
 	free(names);
 	return errors ? -1 : 0;
+}
+
+/* The ABIs this kernel runs, first the native one: "i386" or "x86_64,ia32". */
+static const char *kernel_abis(void)
+{
+	return strcmp(machine, "x86_64") ? "i386" : "x86_64,ia32";
+}
+
+/* Points /bin and /lib at the ABI's programs and loaders. */
+static int use_abi(const char *abi)
+{
+	static const char *const links[] = { "bin", "lib" };
+	char path[80], target[64];
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		snprintf(target, sizeof(target), "abi/%s/%s", abi, links[i]);
+		snprintf(path, sizeof(path), "/%s", target);
+		if (access(path, F_OK)) {
+			printf("# guest: no %s in this initramfs\n", path);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "/%s", links[i]);
+		if ((unlink(path) && errno != ENOENT) || symlink(target, path)) {
+			printf("# guest: pointing %s at %s failed: %s\n", path, target, strerror(errno));
+			return -1;
+		}
+	}
+	current_abi = abi;
+	printf("# guest: abi %s: /bin -> abi/%s/bin\n", abi, abi);
+	return 0;
+}
+
+/* Every scenario of the boot under one ABI; false if the ABI is missing. */
+static void run_abi(const char *abi, const char *boot)
+{
+	struct scn_file st;
+
+	if (use_abi(abi)) {
+		printf("not ok %d - %s/runner # no programs for ABI %s\n", ++test_number, abi, abi);
+		failed++;
+		return;
+	}
+	/* A first pass collects @fcap, which must be set before any run. */
+	memset(&st, 0, sizeof(st));
+	st.abi = abi;
+	scenarios(false, boot, &st);
+	for (int i = 0; i < st.nfcaps; i++)
+		apply_fcap(&st.fcaps[i]);
+	memset(&st, 0, sizeof(st));
+	st.abi = abi;
+	scenarios(true, boot, &st);
 }
 
 static void shell(void)
@@ -541,6 +606,7 @@ static int run_command_line(int argc, char **argv)
 	}
 	memset(&st, 0, sizeof(st));
 	st.path = "command line";
+	st.abi = current_abi;
 	f = fmemopen(line, strlen(line), "r");
 	if (!f || scn_next(f, &st, &s) != 1) {
 		fprintf(stderr, "init: %s\n", st.error[0] ? st.error : "no scenario");
@@ -556,9 +622,8 @@ static int run_command_line(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct scn_file st;
 	struct sigaction sa = { .sa_handler = on_alarm };
-	char boot[64], flag[8];
+	char boot[64], flag[8], abis[64];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGALRM, &sa, NULL);
@@ -573,19 +638,24 @@ int main(int argc, char **argv)
 	detect_kernel();
 	printf("# guest: boot %s\n", boot);
 
-	memset(&st, 0, sizeof(st));
+	if (!cmdline_value("guest.abi", abis, sizeof(abis)))
+		snprintf(abis, sizeof(abis), "%s", kernel_abis());
 	if (cmdline_value("guest.shell", flag, sizeof(flag))) {
-		scenarios(false, boot, &st);
-		for (int i = 0; i < st.nfcaps; i++)
-			apply_fcap(&st.fcaps[i]);
+		struct scn_file st;
+
+		memset(&st, 0, sizeof(st));
+		if (!use_abi(strtok(abis, ","))) {
+			st.abi = current_abi;
+			scenarios(false, boot, &st);
+			for (int i = 0; i < st.nfcaps; i++)
+				apply_fcap(&st.fcaps[i]);
+		}
 		shell();
 	} else {
-		/* A first pass collects @fcap, which must be set before any run. */
-		scenarios(false, boot, &st);
-		for (int i = 0; i < st.nfcaps; i++)
-			apply_fcap(&st.fcaps[i]);
-		memset(&st, 0, sizeof(st));
-		scenarios(true, boot, &st);
+		char *save = NULL;
+
+		for (char *abi = strtok_r(abis, ",", &save); abi; abi = strtok_r(NULL, ",", &save))
+			run_abi(abi, boot);
 		printf("1..%d\n# guest: done, %d ok, %d not ok\n", test_number, passed, failed);
 	}
 	sync();

@@ -1,32 +1,83 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio: the guest's initramfs, from initramfs.list, the
-# malformed-note corpus and every scenario file (scenario-files.sh), packed
-# by the kernel's own gen_init_cpio.
+# mkinitramfs.sh OUT.cpio [ARCH]: the guest's initramfs for a kernel of ARCH
+# (i386, the default, or x86_64), packed by the kernel's own gen_init_cpio.
+#
+#   /init                the runner, built for ARCH
+#   /abi/ABI/bin, /lib   for each ABI the kernel runs (i386; or x86_64 and
+#                        ia32): initramfs.list's programs and loaders, the
+#                        malformed-note corpus
+#   /bin, /lib           links to the first ABI's folders; the runner
+#                        re-points them for each ABI it runs
+#   /etc/scenarios       every scenario file (scenario-files.sh)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
-BIN=${BIN:-$BUILD/guest-bin}
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
-# The loaders of the dynamic samples: musl's (package musl:i386) and the
-# i686 cross toolchain's glibc (libc6-i386-cross).
-MUSL_LIBC=${MUSL_LIBC:-/usr/lib/i386-linux-musl/libc.so}
-GLIBC_LIB=${GLIBC_LIB:-/usr/i686-linux-gnu/lib}
-out=${1:?usage: mkinitramfs.sh OUT.cpio}
+out=${1:?usage: mkinitramfs.sh OUT.cpio [ARCH]}
+arch=${2:-i386}
 
 die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 
+# Debian's static busybox is i386 only as a package that can be installed
+# beside the host's own: on x86_64 it runs through compat, in every ABI's
+# folder.  The scenarios do not run it; make shell does.
 file -L "$BUSYBOX" | grep -q 'ELF 32-bit.*Intel 80386.*statically linked' ||
 	die "$BUSYBOX is not a static i386 busybox (package busybox-static:i386)"
 
-list=$out.list
-{
-	sed -e '/^#/d' -e '/^$/d' -e "s|\$BIN|$BIN|g" -e "s|\$BUSYBOX|$BUSYBOX|g" \
-		-e "s|\$MUSL_LIBC|$MUSL_LIBC|g" -e "s|\$GLIBC_LIB|$GLIBC_LIB|g" \
+# ABI name in the guest -> the folder its programs were built into.
+case "$arch" in
+i386) abis="i386:i386" ;;
+x86_64) abis="x86_64:x86_64 ia32:i386" ;;
+*) die "unknown ARCH '$arch' (i386 or x86_64)" ;;
+esac
+
+# The loaders of the dynamic samples: musl's (musl:i386, musl for the
+# host) and glibc's (libc6-i386-cross for i386, the host's for x86_64).
+loaders() {
+	case "$1" in
+	i386) echo "ld-musl-i386.so.1 /usr/lib/i386-linux-musl/libc.so ld-linux.so.2 /usr/i686-linux-gnu/lib" ;;
+	x86_64) echo "ld-musl-x86_64.so.1 /usr/lib/x86_64-linux-musl/libc.so ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu" ;;
+	esac
+}
+
+# initramfs.list for one ABI, its paths moved under /abi/ABI.
+abi_list() {
+	local abi=$1 bin=$BUILD/guest-bin/$2 musl_loader musl_libc glibc_loader glibc_lib
+	read -r musl_loader musl_libc glibc_loader glibc_lib < <(loaders "$2")
+	echo "dir /abi/$abi 0755 0 0"
+	{ sed -e '/^#/d' -e '/^$/d' -e "s|\$BIN|$bin|g" -e "s|\$BUSYBOX|$BUSYBOX|g" \
+		-e "s|\$MUSL_LOADER|$musl_loader|g" -e "s|\$MUSL_LIBC|$musl_libc|g" \
+		-e "s|\$GLIBC_LOADER|$glibc_loader|g" -e "s|\$GLIBC_LIB|$glibc_lib|g" \
 		"$top/i386-guest/initramfs.list"
 	# The malformed-note corpus (tests/malformed/make-corpus.sh).
-	[ ! -f "$BUILD/generated/corpus.list" ] || cat "$BUILD/generated/corpus.list"
+	cat "$BUILD/generated/$2/corpus.list"
+	} | sed -E "s#^(dir|file|slink)( +)/(bin|lib)#\1\2/abi/$abi/\3#"
+}
+
+list=$out.list
+{
+	cat <<-LIST
+	dir   /abi              0755 0 0
+	dir   /dev              0755 0 0
+	dir   /etc              0755 0 0
+	dir   /etc/scenarios    0755 0 0
+	dir   /proc             0555 0 0
+	dir   /tmp              1777 0 0
+	nod   /dev/console      0600 0 0 c 5 1
+	nod   /dev/ttyS0        0600 0 0 c 4 64
+	nod   /dev/null         0666 0 0 c 1 3
+	nod   /dev/kmsg         0644 0 0 c 1 11
+	file  /init             $BUILD/guest-bin/$arch/init 0755 0 0
+	slink /bin              abi/${abis%%:*}/bin 0777 0 0
+	slink /lib              abi/${abis%%:*}/lib 0777 0 0
+	LIST
+	# glibc's x86_64 programs ask for /lib64/ld-linux-x86-64.so.2.
+	[ "$arch" != x86_64 ] || echo "slink /lib64 abi/x86_64/lib 0777 0 0"
+	for pair in $abis; do
+		abi_list "${pair%%:*}" "${pair#*:}"
+	done
 	{ "$top/i386-guest/scenario-files.sh"; ls "$top"/tests/bench/*.scn; } | while read -r scn; do
 		echo "file /etc/scenarios/$(basename "$scn") $scn 0644 0 0"
 	done

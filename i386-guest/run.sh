@@ -1,12 +1,14 @@
 #!/bin/bash
-# run.sh VARIANT...: boot each guest kernel (stock, patched) once per boot of
-# the scenario files, and turn each console log into TAP lines for the host:
+# run.sh VARIANT...: boot each guest kernel (stock, patched) of $SERIES and
+# $ARCH once per boot of the scenario files, and turn each console log into
+# TAP lines for the host (names are ABI/SCENARIO: an x86_64 guest runs
+# every scenario as x86_64 and as ia32):
 #
-#   ok - [stock/default] argcap/8M/last-fit
-#   ok - [stock/default] kunit binfmt_elf.total_mapping_size_test
-#   ok - [stock/default] all 59 scenarios reported
-#   ok - [stock/default] kernel log has no oops, BUG or WARNING
-#   ok - [stock/default] kunit suite binfmt_elf ran
+#   ok - [6.1 i386 stock/default] i386/argcap/8M/last-fit
+#   ok - [6.1 i386 stock/default] kunit binfmt_elf.total_mapping_size_test
+#   ok - [6.1 i386 stock/default] all 59 scenarios reported
+#   ok - [6.1 i386 stock/default] kernel log has no oops, BUG or WARNING
+#   ok - [6.1 i386 stock/default] kunit suite binfmt_elf ran
 #
 # Expects the kernels, the initramfs and build/host/scenario-lint to be
 # built (the Makefile does that).  Logs stay in $BUILD/logs.
@@ -16,7 +18,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 SERIES=${SERIES:-6.1}
 ARCH=${ARCH:-i386}
-INITRAMFS=${INITRAMFS:-$BUILD/guest.cpio}
+INITRAMFS=${INITRAMFS:-$BUILD/guest-$ARCH.cpio}
+case "$ARCH" in
+i386) abis="i386"; export QEMU=${QEMU:-qemu-system-i386} ;;
+x86_64) abis="x86_64 ia32"; export QEMU=${QEMU:-qemu-system-x86_64} ;;
+*) echo "run.sh: unknown ARCH '$ARCH' (i386 or x86_64)" >&2; exit 1 ;;
+esac
 LINT=$BUILD/host/scenario-lint
 mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 
@@ -80,8 +87,9 @@ parse_log() {
 
 # The KUnit suites a variant's config promises ("# kunit-suite: NAME").
 kunit_suites() {
-	local base=$top/kernel/config/$ARCH-guest
-	cat "$base.config" $([ -f "$base-$1.config" ] && echo "$base-$1.config") |
+	local config=$top/kernel/config
+	cat "$config/guest.config" "$config/$ARCH.config" \
+		$([ -f "$config/guest-$1.config" ] && echo "$config/guest-$1.config") |
 		sed -n 's/^# kunit-suite: //p' | tr '\n' ' '
 }
 
@@ -89,8 +97,13 @@ for variant in "$@"; do
 	kernel=$BUILD/out/linux-$SERIES-$ARCH-$variant/arch/x86/boot/bzImage
 	suites=$(kunit_suites "$variant")
 	while IFS=$'\t' read -r boot params; do
-		tag=$variant/$boot
-		want=$("$LINT" --count "$boot" "${scenarios[@]}" | awk -v v="$variant" '$1 == v { print $2 }')
+		tag="$SERIES $ARCH $variant/$boot"
+		want=0
+		for abi in $abis; do
+			n=$("$LINT" --abi "$abi" --count "$boot" "${scenarios[@]}" |
+				awk -v v="$variant" '$1 == v { print $2 }')
+			want=$((want + n))
+		done
 		log=$BUILD/logs/linux-$SERIES-$ARCH-$variant-$boot.log
 		rm -f "$log"
 		start=$(date +%s.%N)

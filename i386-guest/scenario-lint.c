@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scenario-lint FILE...: parse scenario files on the host, in the order
- * given, with one parser state (as the guest does).
+ * scenario-lint [--abi ABI] [OPTION] FILE...: parse scenario files on the
+ * host, in the order given, with one parser state (as the guest does).
  *
  *   (no option)  print one TAP line per file, "ok - lint FILE" or
- *                "not ok - lint FILE # error"
+ *                "not ok - lint FILE # error"; the files are read once for
+ *                every ABI (or only for ABI), and a file passes when it
+ *                parses for all of them
  *   --boots      print the boots, one per line: TAG, a tab, the kernel
  *                parameters; exit 1 on any syntax error
- *   --count TAG  print how many scenarios TAG runs on each kernel:
- *                "stock N" and "patched N"
+ *   --count TAG  print how many scenarios TAG runs under ABI (default
+ *                i386) on each kernel: "stock N" and "patched N"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,24 +20,30 @@
 
 #define MAX_SCENARIOS 1024
 
+static char seen[MAX_SCENARIOS][128];
+static int nseen;
+
 /* Scenario names are how results are reported: they must be unique. */
 static const char *duplicate(const char *name)
 {
-	static char seen[MAX_SCENARIOS][128];
-	static int n;
+	int n = nseen;
 
 	for (int i = 0; i < n; i++)
 		if (!strcmp(seen[i], name))
 			return seen[i];
 	if (n < MAX_SCENARIOS)
-		strcpy(seen[n++], name);
+		strcpy(seen[nseen++], name);
 	return NULL;
 }
 
+/*
+ * Parses every file for st->abi.  Counts count_boot's scenarios, or
+ * records each file's first error in errors[] (NULL: no record).
+ */
 static int parse_all(int n, char **files, struct scn_file *st, const char *count_boot,
-		     int *stock, int *patched, int tap)
+		     int *stock, int *patched, char (*errors)[300])
 {
-	int errors = 0;
+	int failed = 0;
 
 	for (int i = 0; i < n; i++) {
 		FILE *f = fopen(files[i], "re");
@@ -55,44 +63,80 @@ static int parse_all(int n, char **files, struct scn_file *st, const char *count
 				r = -1;
 				break;
 			}
-			if (!count_boot || strcmp(s.boot, count_boot))
+			if (!count_boot || strcmp(s.boot, count_boot) || !scn_runs_on(&s, st->abi))
 				continue;
 			*stock += strcmp(s.kernel, "patched") != 0;
 			*patched += strcmp(s.kernel, "stock") != 0;
 		}
 		fclose(f);
 		if (r < 0)
-			errors++;
-		if (tap && r < 0)
-			printf("not ok - lint %s # %s\n", files[i], st->error);
-		else if (tap)
-			printf("ok - lint %s\n", files[i]);
-		else if (r < 0)
-			fprintf(stderr, "scenario-lint: %s\n", st->error);
+			failed++;
+		if (r < 0 && errors && !errors[i][0])
+			snprintf(errors[i], sizeof(errors[i]), "%s (abi %s)", st->error, st->abi);
+		else if (r < 0 && !errors)
+			fprintf(stderr, "scenario-lint: %s (abi %s)\n", st->error, st->abi);
 	}
-	return errors ? 1 : 0;
+	return failed ? 1 : 0;
+}
+
+/* The TAP report: every file read for every ABI (or only for abi). */
+static int lint(int n, char **files, const char *abi)
+{
+	static const char *const abis[] = SCN_ABIS;
+	static struct scn_file st;
+	char (*errors)[300] = calloc((size_t)n, sizeof(*errors));
+	int r = 0;
+
+	if (!errors)
+		return 1;
+	for (int a = 0; a < SCN_NABIS; a++) {
+		if (abi && strcmp(abi, abis[a]))
+			continue;
+		memset(&st, 0, sizeof(st));
+		st.abi = abis[a];
+		nseen = 0;
+		r |= parse_all(n, files, &st, NULL, NULL, NULL, errors);
+	}
+	for (int i = 0; i < n; i++) {
+		if (errors[i][0])
+			printf("not ok - lint %s # %s\n", files[i], errors[i]);
+		else
+			printf("ok - lint %s\n", files[i]);
+	}
+	free(errors);
+	return r;
 }
 
 int main(int argc, char **argv)
 {
 	static struct scn_file st;
 	int stock = 0, patched = 0, first = 1;
-	const char *count = NULL;
+	const char *count = NULL, *abi = NULL;
 	int boots = 0, r;
 
-	if (argc > 1 && !strcmp(argv[1], "--boots")) {
-		boots = 1;
-		first = 2;
-	} else if (argc > 2 && !strcmp(argv[1], "--count")) {
-		count = argv[2];
+	if (argc > 2 && !strcmp(argv[1], "--abi")) {
+		abi = argv[2];
 		first = 3;
+		if (scn_abi_index(abi) < 0) {
+			fprintf(stderr, "scenario-lint: unknown ABI %s (i386, ia32 or x86_64)\n", abi);
+			return 2;
+		}
+	}
+	if (argc > first && !strcmp(argv[first], "--boots")) {
+		boots = 1;
+		first++;
+	} else if (argc > first + 1 && !strcmp(argv[first], "--count")) {
+		count = argv[first + 1];
+		first += 2;
 	}
 	if (first >= argc) {
-		fprintf(stderr, "usage: scenario-lint [--boots | --count TAG] FILE...\n");
+		fprintf(stderr, "usage: scenario-lint [--abi ABI] [--boots | --count TAG] FILE...\n");
 		return 2;
 	}
-	r = parse_all(argc - first, argv + first, &st, count, &stock, &patched,
-		      !boots && !count);
+	if (!boots && !count)
+		return lint(argc - first, argv + first, abi);
+	st.abi = abi ? abi : "i386";
+	r = parse_all(argc - first, argv + first, &st, count, &stock, &patched, NULL);
 	if (boots && !r)
 		for (int i = 0; i < st.nboots; i++)
 			printf("%s\t%s\n", st.boots[i].tag, st.boots[i].cmdline);

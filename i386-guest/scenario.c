@@ -31,6 +31,23 @@ static const struct {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+static const char *const abis[] = SCN_ABIS;
+
+int scn_abi_index(const char *name)
+{
+	for (size_t i = 0; i < N(abis); i++)
+		if (name && !strcmp(name, abis[i]))
+			return (int)i;
+	return -1;
+}
+
+bool scn_runs_on(const struct scenario *s, const char *abi)
+{
+	int i = scn_abi_index(abi);
+
+	return i >= 0 && (!s->abis || (s->abis >> i & 1));
+}
+
 const char *scn_signal_name(int sig)
 {
 	for (size_t i = 0; i < N(signals); i++)
@@ -200,6 +217,15 @@ static int parse_value(struct scn_file *st, const char *key, const char *text, s
 	if (copy(st, v->key, sizeof(v->key), key, "key") ||
 	    copy(st, v->text, sizeof(v->text), text, "value"))
 		return -1;
+	/*
+	 * A size expression (64K-$PTR+1 after expansion) is evaluated here and
+	 * compared as a number; plain digits, hex and words stay text.
+	 */
+	if (!dots && strpbrk(text, "+-*KMG") && !parse_size(text, &v->lo)) {
+		v->hi = v->lo;
+		v->is_range = true;
+		return 0;
+	}
 	if (dots) {
 		char lo[64];
 		size_t n = (size_t)(dots - text);
@@ -261,9 +287,27 @@ static int parse_sysctl(struct scn_file *st, const char *text, struct scenario *
 	return copy(st, s->sysctl_value, sizeof(s->sysctl_value), eq + 1, "sysctl value");
 }
 
+/* abi=i386,ia32: the scenario runs under these ABIs only. */
+static int parse_abis(struct scn_file *st, const char *text, struct scenario *s)
+{
+	char buf[SCN_TEXT];
+	char *name, *save = NULL;
+
+	if (copy(st, buf, sizeof(buf), text, "abi="))
+		return -1;
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		int i = scn_abi_index(name);
+
+		if (i < 0)
+			return fail(st, "abi=%s: unknown ABI %s (i386, ia32 or x86_64)", text, name);
+		s->abis |= 1U << i;
+	}
+	return s->abis ? 0 : fail(st, "abi= needs at least one ABI");
+}
+
 static const char *const keys[] = {
 	"name", "run", "user", "stack", "argv_bytes", "envp_bytes", "norandom",
-	"boot", "kernel", "argv_empty", "envp_empty", "sysctl",
+	"boot", "kernel", "argv_empty", "envp_empty", "sysctl", "abi",
 };
 
 static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)
@@ -290,20 +334,56 @@ static int parse_field(struct scn_file *st, const char *key, const char *val, st
 	case 9: return parse_size(val, &s->argv_empty) ? fail(st, "bad argv_empty=%s", val) : 0;
 	case 10: return parse_size(val, &s->envp_empty) ? fail(st, "bad envp_empty=%s", val) : 0;
 	case 11: return parse_sysctl(st, val, s);
+	case 12: return parse_abis(st, val, s);
 	default: return fail(st, "unknown field '%s'", key);
 	}
 }
 
-/* $NAME in a value is replaced by the @let of that name. */
-static const char *expand(struct scn_file *st, const char *val)
+static const struct scn_let *find_let(const struct scn_file *st, const char *name, size_t n)
 {
-	if (val[0] != '$')
-		return val;
 	for (int i = 0; i < st->nlets; i++)
-		if (!strcmp(st->lets[i].name, val + 1))
-			return st->lets[i].value;
-	fail(st, "%s is not defined by @let", val);
+		if (strlen(st->lets[i].name) == n && !strncmp(st->lets[i].name, name, n))
+			return &st->lets[i];
 	return NULL;
+}
+
+/*
+ * Every $NAME in a value is replaced by the @let of that name, so one
+ * value can combine them: argv_bytes=6M-22-$PTR*193.  The result lives in
+ * buf until the next call.
+ */
+static const char *expand(struct scn_file *st, const char *val, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	while (*val) {
+		const char *add = val;
+		size_t n = 1;
+
+		if (*val == '$') {
+			const struct scn_let *l;
+
+			n = strspn(val + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+			l = find_let(st, val + 1, n);
+			if (!l) {
+				fail(st, "$%.*s is not defined by @let", (int)n, val + 1);
+				return NULL;
+			}
+			add = l->value;
+			val += n + 1;
+			n = strlen(add);
+		} else {
+			val++;
+		}
+		if (used + n >= len) {
+			fail(st, "value too long after $ expansion");
+			return NULL;
+		}
+		memcpy(buf + used, add, n);
+		used += n;
+	}
+	buf[used] = '\0';
+	return buf;
 }
 
 static int check_boot(struct scn_file *st, const char *tag)
@@ -323,12 +403,13 @@ static int parse_scenario(struct scn_file *st, char **tok, int n, struct scenari
 	strcpy(s->kernel, "any");
 	for (int i = 0; i < n; i++) {
 		char *eq = strchr(tok[i], '=');
+		char expanded[LINE_MAX_LEN];
 		const char *val;
 
 		if (!eq)
 			return fail(st, "expected key=value, got '%s'", tok[i]);
 		*eq = '\0';
-		val = expand(st, eq + 1);
+		val = expand(st, eq + 1, expanded, sizeof(expanded));
 		if (!val || parse_field(st, tok[i], val, s))
 			return -1;
 	}
@@ -366,22 +447,66 @@ static int parse_fcap(struct scn_file *st, char **tok, int n)
 	return 0;
 }
 
+/*
+ * The value of "@let NAME i386=A ia32=B x86_64=C" for the ABI being read:
+ * every ABI must be given, once, so no ABI can miss a value.
+ */
+static const char *let_for_abi(struct scn_file *st, char **tok, int n)
+{
+	const char *value[SCN_NABIS] = { NULL };
+	int want = scn_abi_index(st->abi);
+
+	if (n != 2 + SCN_NABIS)
+		goto usage;
+	for (int i = 2; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+		int abi;
+
+		if (!eq)
+			goto usage;
+		*eq = '\0';
+		abi = scn_abi_index(tok[i]);
+		if (abi < 0 || value[abi] || !eq[1])
+			goto usage;
+		value[abi] = eq + 1;
+	}
+	if (want < 0) {
+		fail(st, "@let %s has a value per ABI, but no ABI was chosen", tok[1]);
+		return NULL;
+	}
+	return value[want];
+usage:
+	fail(st, "@let %s: a value per ABI is written i386=VALUE ia32=VALUE x86_64=VALUE", tok[1]);
+	return NULL;
+}
+
+/* @let NAME VALUE, or @let NAME i386=VALUE ia32=VALUE x86_64=VALUE */
+static int parse_let(struct scn_file *st, char **tok, int n)
+{
+	struct scn_let *l = &st->lets[st->nlets];
+	const char *value = n == 3 ? tok[2] : NULL;
+
+	if (n < 3 || st->nlets == SCN_MAX_LETS)
+		return fail(st, "@let NAME VALUE (or a value per ABI)");
+	if (find_let(st, tok[1], strlen(tok[1])))
+		return fail(st, "@let %s given twice", tok[1]);
+	if (tok[1][strspn(tok[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")])
+		return fail(st, "@let %s: a name is letters, digits and _", tok[1]);
+	if (n > 3 || strchr(tok[2], '='))
+		value = let_for_abi(st, tok, n);
+	if (!value)
+		return -1;
+	st->nlets++;
+	if (copy(st, l->name, sizeof(l->name), tok[1], "name") ||
+	    copy(st, l->value, sizeof(l->value), value, "value"))
+		return -1;
+	return 0;
+}
+
 static int parse_directive(struct scn_file *st, char **tok, int n)
 {
-	if (!strcmp(tok[0], "@let")) {
-		struct scn_let *l = &st->lets[st->nlets];
-
-		if (n != 3 || st->nlets == SCN_MAX_LETS)
-			return fail(st, "@let NAME VALUE");
-		for (int i = 0; i < st->nlets; i++)
-			if (!strcmp(st->lets[i].name, tok[1]))
-				return fail(st, "@let %s given twice", tok[1]);
-		st->nlets++;
-		if (copy(st, l->name, sizeof(l->name), tok[1], "name") ||
-		    copy(st, l->value, sizeof(l->value), tok[2], "value"))
-			return -1;
-		return 0;
-	}
+	if (!strcmp(tok[0], "@let"))
+		return parse_let(st, tok, n);
 	if (!strcmp(tok[0], "@boot")) {
 		struct scn_boot *b = NULL;
 

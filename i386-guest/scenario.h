@@ -38,6 +38,18 @@ struct scn_value {
 	unsigned long long lo, hi;	/* inclusive, when is_range */
 };
 
+/*
+ * The ABIs a scenario can run under: a program of the kernel's own kind on
+ * i386 or x86_64, and an i386 program on x86_64 (ia32, the kernel's compat
+ * layer).  An i386 kernel runs "i386"; an x86_64 kernel runs "x86_64" and
+ * then "ia32", with the same scenarios.
+ */
+#define SCN_ABIS { "i386", "ia32", "x86_64" }
+#define SCN_NABIS 3
+
+/* The index of an ABI name in SCN_ABIS, or -1. */
+int scn_abi_index(const char *name);
+
 struct scenario {
 	char name[128];
 	int line;
@@ -52,6 +64,7 @@ struct scenario {
 	char sysctl_value[64];		/* written for the run, then restored */
 	char boot[32];
 	char kernel[32];		/* "any", "stock" or "patched" */
+	unsigned int abis;		/* bit per SCN_ABIS index; 0: every ABI */
 	enum scn_status status;
 	int status_value;		/* exit code, signal or errno number */
 	struct scn_value values[SCN_MAX_VALUES];
@@ -79,10 +92,15 @@ struct scn_let {
 	char value[SCN_TEXT];
 };
 
-/* Parser state across files: macros, boots and file capabilities. */
+/*
+ * Parser state across files: macros, boots and file capabilities.  abi is
+ * the ABI the scenarios are read for (set by the caller): it picks the
+ * value of a per-ABI @let.
+ */
 struct scn_file {
 	const char *path;
 	int line;
+	const char *abi;
 	struct scn_let lets[SCN_MAX_LETS];
 	int nlets;
 	struct scn_boot boots[SCN_MAX_BOOTS];
@@ -105,6 +123,9 @@ const char *scn_errno_name(int err);
 
 /* "exit=0", "signal=SIGSEGV", "errno=E2BIG" */
 void scn_status_text(enum scn_status kind, int value, char *buf, size_t len);
+
+/* Whether the scenario runs under the ABI (an SCN_ABIS name). */
+bool scn_runs_on(const struct scenario *s, const char *abi);
 
 /* Whether text (a value the program printed) meets the expectation. */
 bool scn_value_matches(const struct scn_value *v, const char *text);

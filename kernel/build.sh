@@ -2,14 +2,15 @@
 # Build one guest kernel: kernel/build.sh stock|patched [ARCH]
 #
 # stock   is built from the pristine tree, patched from the patched tree;
-# both from the same config (tinyconfig + kernel/config/$ARCH-guest.config,
-# plus $ARCH-guest-patched.config for symbols the series adds),
+# both from the same config (tinyconfig + kernel/config/guest.config +
+# kernel/config/$ARCH.config, plus guest-patched.config for symbols the
+# series adds),
 # each in its own output folder, $BUILD/out/linux-$SERIES-$ARCH-$VARIANT.
 # Builds are incremental; the config is regenerated only when the fragment
 # changed.  Prints the path of the bzImage on the last line.
 #
 # kernel/build.sh VARIANT ARCH PROFILE builds a profile: PROFILE's fragment
-# ($ARCH-PROFILE.config) is merged last instead of the variant's, into
+# (kernel/config/PROFILE.config) is merged last instead of the variant's, into
 # $BUILD/out/linux-$SERIES-$ARCH-$VARIANT-$PROFILE (make bench: "bench").
 set -euo pipefail
 
@@ -29,8 +30,9 @@ patched) src=$BUILD/src/linux-$SERIES-patched; "$top/kernel/tree.sh" patched ;;
 *) die "unknown variant '$variant' (stock or patched)" ;;
 esac
 
-fragment=$top/kernel/config/$arch-guest.config
-[ -f "$fragment" ] || die "no config fragment $fragment"
+config=$top/kernel/config
+[ -f "$config/$arch.config" ] || die "no config fragment $config/$arch.config (i386 or x86_64)"
+[ -z "$profile" ] || [ -f "$config/$profile.config" ] || die "no config fragment $config/$profile.config"
 out=$BUILD/out/linux-$SERIES-$arch-$variant${profile:+-$profile}
 mkdir -p "$out"
 # LOCALVERSION set (empty) keeps setlocalversion from adding "+" for the
@@ -40,17 +42,17 @@ kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "$@"; }
 # The fragment, the variant's own fragment if any (symbols only the series
 # adds), and the variant's name, so `uname -r` tells which kernel booted.
 want_config() {
-	cat "$fragment"
+	cat "$config/guest.config" "$config/$arch.config"
 	if [ -n "$profile" ]; then
-		cat "${fragment%-guest.config}-$profile.config"
-	elif [ -f "${fragment%.config}-$variant.config" ]; then
-		cat "${fragment%.config}-$variant.config"
+		cat "$config/$profile.config"
+	elif [ -f "$config/guest-$variant.config" ]; then
+		cat "$config/guest-$variant.config"
 	fi
 	echo "CONFIG_LOCALVERSION=\"-$variant\""
 }
 
 configure() {
-	echo "  CONFIG  $variant: tinyconfig + $(basename "$fragment")"
+	echo "  CONFIG  $variant: tinyconfig + guest.config + $arch.config${profile:+ + $profile.config}"
 	rm -f "$out/fragment.applied"
 	want_config > "$out/fragment.config"
 	kmake tinyconfig >/dev/null

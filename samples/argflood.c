@@ -2,23 +2,26 @@
 /*
  * argflood: show the argv+envp cap of execve().
  *
- *   argflood [--envp|--mix] BYTES      exec /bin/argflood --child with BYTES
+ *   argflood [OPTIONS] BYTES            exec /bin/argflood --child with BYTES
  *                                      of padding strings; report the outcome
- *   argflood [--envp|--mix] --search LO HI
+ *   argflood [OPTIONS] --search LO HI
  *                                      bisect for the largest padding that the
  *                                      kernel accepts (not E2BIG)
- *   argflood [--envp|--mix] --search-runs LO HI
+ *   argflood [OPTIONS] --search-runs LO HI
  *                                      bisect for the largest padding with
  *                                      which the new program runs (exit 0)
  *
  * Padding goes into argv (default), envp (--envp) or alternately into both
- * (--mix), in strings of at most 32 KiB including their NUL (pad.h).  Every report gives the quantities the
- * kernel accounts for the cap, see docs/arg-cap.md:
+ * (--mix), in strings of at most 32 KiB including their NUL (pad.h).
+ * Every report gives the quantities the kernel accounts for the cap, see
+ * docs/arg-cap.md:
  *
  *   bytes=    every string the kernel copies: the file name, argv[] and
  *             envp[] strings, each with its NUL
  *   pointers= argc + envc
- *   used=     bytes + pointers * sizeof(void *)
+ *   used=     bytes + pointers * the kernel's pointer size, which is this
+ *             program's sizeof(void *) unless --pointer-size N says
+ *             otherwise (8 for an i386 program on an x86_64 kernel)
  *
  * A child that is killed after its exec went through (the new program had
  * no room left for its stack) is reported as such: that is not E2BIG.
@@ -38,6 +41,8 @@
 #define SELF "/bin/argflood"
 
 enum where { ARGV, ENVP, MIX };
+
+static unsigned long long pointer_size = sizeof(void *);
 
 struct flood {
 	char **argv, **envp;
@@ -127,7 +132,7 @@ static void describe(const char *prefix, unsigned long long pad, const struct fl
 
 	printf("%spad=%llu %sbytes=%llu %spointers=%lu %sused=%llu",
 	       prefix, pad, prefix, f->bytes, prefix, pointers, prefix,
-	       f->bytes + pointers * sizeof(void *));
+	       f->bytes + pointers * pointer_size);
 }
 
 /* What --search (E2BIG or not) and --search-runs (exit 0 or not) look for. */
@@ -181,6 +186,13 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--child"))
 		return 0;
 
+	if (argc - i > 2 && !strcmp(argv[i], "--pointer-size")) {
+		if (parse_size(argv[i + 1], &pointer_size) || (pointer_size != 4 && pointer_size != 8)) {
+			fprintf(stderr, "argflood: --pointer-size takes 4 or 8\n");
+			return 2;
+		}
+		i += 2;
+	}
 	if (i < argc && !strcmp(argv[i], "--envp")) {
 		where = ENVP;
 		i++;
@@ -199,7 +211,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: argflood [--envp|--mix] BYTES\n"
-		"       argflood [--envp|--mix] --search|--search-runs LO HI\n");
+	fprintf(stderr, "usage: argflood [--pointer-size N] [--envp|--mix] BYTES\n"
+		"       argflood [--pointer-size N] [--envp|--mix] --search|--search-runs LO HI\n");
 	return 2;
 }

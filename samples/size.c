@@ -13,8 +13,8 @@ static int suffix_shift(char c, unsigned int *shift)
 	}
 }
 
-/* One term: digits and an optional suffix.  Advances *p past it. */
-static int parse_term(const char **p, unsigned long long *out)
+/* One factor: digits and an optional suffix.  Advances *p past it. */
+static int parse_factor(const char **p, unsigned long long *out)
 {
 	unsigned long long v = 0;
 	unsigned int shift = 0;
@@ -27,7 +27,7 @@ static int parse_term(const char **p, unsigned long long *out)
 			return -1;
 		v = v * 10 + (unsigned int)(*s - '0');
 	}
-	if (*s && *s != '+' && *s != '-') {
+	if (*s && *s != '+' && *s != '-' && *s != '*') {
 		if (suffix_shift(*s, &shift))
 			return -1;
 		s++;
@@ -37,6 +37,25 @@ static int parse_term(const char **p, unsigned long long *out)
 	}
 	*p = s;
 	*out = v;
+	return 0;
+}
+
+/* One term: factors joined by '*' (binding tighter than + and -). */
+static int parse_term(const char **p, unsigned long long *out)
+{
+	unsigned long long total, factor;
+
+	if (parse_factor(p, &total))
+		return -1;
+	while (**p == '*') {
+		(*p)++;
+		if (parse_factor(p, &factor))
+			return -1;
+		if (factor && total > ULLONG_MAX / factor)
+			return -1;
+		total *= factor;
+	}
+	*out = total;
 	return 0;
 }
 

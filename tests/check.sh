@@ -19,20 +19,24 @@ run_host() {
 	[ "$status" = 0 ] || echo "not ok - host $name exited with status $status"
 }
 
-# Every patch of the series must be checkpatch --strict clean.  (That each
+# Every patch of a series must be checkpatch --strict clean.  (That each
 # applies is checked by kernel/tree.sh, which stops the build otherwise.)
 checkpatch_series() {
-	local tree=$BUILD/src/linux-${SERIES:-6.1}-pristine name out
+	local series=$1 tree=$BUILD/src/linux-$1-pristine name out
 	while read -r name; do
 		case "$name" in ''|'#'*) continue ;; esac
-		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$top/kernel/patches/${SERIES:-6.1}/$name" 2>&1); then
-			echo "ok - checkpatch --strict $name"
+		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$top/kernel/patches/$series/$name" 2>&1); then
+			echo "ok - checkpatch --strict $series/$name"
 		else
-			echo "not ok - checkpatch --strict $name"
+			echo "not ok - checkpatch --strict $series/$name"
 			echo "$out" | sed 's/^/#   /'
 		fi
-	done < "$top/kernel/patches/${SERIES:-6.1}/series"
+	done < "$top/kernel/patches/$series/series"
 }
+
+# The kernels to boot: SERIES/ARCH pairs (the Makefile's CHECK_COMBOS).
+CHECK_COMBOS=${CHECK_COMBOS:-6.1/i386}
+series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 
 {
 	echo "# host tests"
@@ -46,12 +50,18 @@ checkpatch_series() {
 	run_host test-elfnote-write "$top/tests/host/test-elfnote-write.sh"
 	run_host test-elfnote-scan "$top/tests/host/test-elfnote-scan.sh"
 	run_host test-elfnote-kinds "$top/tests/host/test-elfnote-kinds.sh"
-	echo "# kernel series: checkpatch --strict on each patch in series order"
-	checkpatch_series
-	echo "# kernel series: W=1 under Debian's amd64 and 686-pae configs, touched objects"
-	run_host debian-configs "$top/kernel/check-debian-configs.sh"
-	echo "# guest tests: linux $("$top/kernel/tree.sh" version) from $(ls /usr/src/linux-source-"${SERIES:-6.1}".tar.xz)"
-	run_host guest-runs "$top/i386-guest/run.sh" stock patched
+	for series in $series_list; do
+		echo "# kernel series $series: checkpatch --strict on each patch in series order"
+		checkpatch_series "$series"
+	done
+	echo "# kernel series 6.1: W=1 under Debian's amd64 and 686-pae configs, touched objects"
+	SERIES=6.1 run_host debian-configs "$top/kernel/check-debian-configs.sh"
+	for combo in $CHECK_COMBOS; do
+		series=${combo%/*} arch=${combo#*/}
+		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch)" \
+			"from $(ls /usr/src/linux-source-"$series".tar.xz)"
+		SERIES=$series ARCH=$arch run_host "guest-runs $combo" "$top/i386-guest/run.sh" stock patched
+	done
 } 2>&1 | tee "$report"
 
 passed=$(grep -c '^ok' "$report")

@@ -4,6 +4,6 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD:-$top/build}
 elfnote=${ELFNOTE:-$BUILD/elfnote/elfnote-asan}
-bin=$BUILD/guest-bin
-corpus=$BUILD/generated/bin
+bin=$BUILD/guest-bin/i386
+corpus=$BUILD/generated/i386/bin
 export ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:exitcode=99

@@ -35,13 +35,16 @@ effective() {
 	esac
 }
 
-# 1. The kernel's verdicts (tests/malformed/corpus.txt, asserted in the guest).
-while read -r name outcome _; do
-	case "$name" in ''|'#'*) continue ;; esac
-	got=$(effective "$corpus/bad-$name")
-	[ "$got" = "$outcome" ]
-	check $? "corpus $name: kernel says $outcome, elfnote says $got"
-done < "$top/tests/malformed/corpus.txt"
+# 1. The kernel's verdicts (tests/malformed/corpus.txt, asserted in the
+# guest), for the ELF32 (i386) and the ELF64 (x86_64) corpus.
+for abi in i386 x86_64; do
+	while read -r name outcome _; do
+		case "$name" in ''|'#'*) continue ;; esac
+		got=$(effective "$BUILD/generated/$abi/bin/bad-$name")
+		[ "$got" = "$outcome" ]
+		check $? "corpus $abi $name: kernel says $outcome, elfnote says $got"
+	done < "$top/tests/malformed/corpus.txt"
+done
 
 # 2. Stamped and unstamped samples; exit codes of check.
 "$elfnote" check "$bin/probe-n32"; check $? "check: annotated i386 static program exits 0"

@@ -58,19 +58,36 @@ static void test_sizes(void)
 	check(size_bad("1-2"), "size: negative result refused");
 	check(size_bad("8M+"), "size: dangling operator refused");
 	check(size_bad("0x10"), "size: hex is not a size");
+	check(size_is("6M-22-8*193", 6291456 - 22 - 8 * 193), "size: product binds tighter than minus");
+	check(size_is("2*3*4K", 24576), "size: product of several factors");
+	check(size_is("4*0+1", 1), "size: product with zero");
+	check(size_bad("4**2"), "size: empty factor refused");
+	check(size_bad("*4"), "size: leading star refused");
+	check(size_bad("8M*"), "size: dangling star refused");
+	check(size_bad("4294967296*4294967296"), "size: product overflow refused");
+	check(size_is("4294967295*4294967297", 18446744073709551615ULL), "size: largest product accepted");
 }
 
-/* Parses text as one file; returns scn_next's result for the first scenario. */
-static int parse_one(const char *text, struct scn_file *st, struct scenario *s)
+/*
+ * Parses text as one file, read for abi; returns scn_next's result for
+ * the first scenario.
+ */
+static int parse_for(const char *abi, const char *text, struct scn_file *st, struct scenario *s)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 	int r;
 
 	memset(st, 0, sizeof(*st));
 	st->path = "t.scn";
+	st->abi = abi;
 	r = scn_next(f, st, s);
 	fclose(f);
 	return r;
+}
+
+static int parse_one(const char *text, struct scn_file *st, struct scenario *s)
+{
+	return parse_for("i386", text, st, s);
 }
 
 static int parses(const char *text, struct scenario *s)
@@ -181,6 +198,52 @@ static void test_scenarios(void)
 	      "error: norandom takes 0 or 1");
 }
 
+/* Per-ABI values, $NAME inside a value, and abi=. */
+static void test_abis(void)
+{
+	static const char lets[] = "@let PTR i386=4 ia32=8 x86_64=8\n"
+		"@let M i386=0xb7000000..0xb7ffffff x86_64=0x7f..0x80 ia32=0xf7..0xf8\n"
+		"name=a run=/x argv_bytes=6M-22-$PTR*193 expect.mmap=$M expect.p=$PTR\n";
+	struct scn_file st;
+	struct scenario s;
+
+	check(parse_for("i386", lets, &st, &s) == 1 && s.argv_bytes == 6291456 - 22 - 4 * 193 &&
+	      s.values[0].lo == 0xb7000000 && !strcmp(s.values[1].text, "4"),
+	      "abi: i386 reads the i386 values, $PTR inside an expression");
+	check(parse_for("ia32", lets, &st, &s) == 1 && s.argv_bytes == 6291456 - 22 - 8 * 193 &&
+	      s.values[0].lo == 0xf7 && !strcmp(s.values[1].text, "8"),
+	      "abi: ia32 reads the ia32 values, whatever their order");
+	check(parse_for("x86_64", lets, &st, &s) == 1 && s.values[0].hi == 0x80,
+	      "abi: x86_64 reads the x86_64 values");
+	check(parse_for("i386", "name=a run=/x abi=x86_64,ia32\n", &st, &s) == 1 &&
+	      !scn_runs_on(&s, "i386") && scn_runs_on(&s, "ia32") && scn_runs_on(&s, "x86_64"),
+	      "abi: abi= selects the ABIs a scenario runs under");
+	check(parse_for("i386", "name=a run=/x\n", &st, &s) == 1 && scn_runs_on(&s, "i386") &&
+	      scn_runs_on(&s, "ia32") && scn_runs_on(&s, "x86_64") && !scn_runs_on(&s, "arm"),
+	      "abi: without abi= a scenario runs under every ABI");
+	check(parse_for("i386", "@let A 1\n@let B 2\nname=a run=/x argv_bytes=$A$B$A\n", &st, &s) == 1 &&
+	      s.argv_bytes == 121,
+	      "abi: several $NAME in one value");
+	check(strstr((parse_for("i386", "@let P i386=4 ia32=8\n", &st, &s), st.error),
+		     "i386=VALUE ia32=VALUE x86_64=VALUE") != NULL,
+	      "error: a per-ABI @let missing an ABI");
+	check(strstr((parse_for("i386", "@let P i386=4 ia32=8 i386=8\n", &st, &s), st.error),
+		     "i386=VALUE") != NULL,
+	      "error: a per-ABI @let giving an ABI twice");
+	check(strstr((parse_for("i386", "@let P i386=4 ia32=8 arm=8\n", &st, &s), st.error),
+		     "i386=VALUE") != NULL,
+	      "error: a per-ABI @let with an unknown ABI");
+	check(strstr((parse_for(NULL, "@let P i386=4 ia32=8 x86_64=8\n", &st, &s), st.error),
+		     "no ABI was chosen") != NULL,
+	      "error: a per-ABI @let read without an ABI");
+	check(strstr(error_of("name=a run=/x abi=i386,arm\n"), "unknown ABI arm") != NULL,
+	      "error: abi= with an unknown ABI");
+	check(strstr(error_of("@let A-B 1\n"), "letters, digits and _") != NULL,
+	      "error: @let name outside the grammar");
+	check(strstr(error_of("@let A 1\nname=a run=/x argv_bytes=$AB\n"), "$AB is not defined") != NULL,
+	      "error: $NAME is matched whole, not by prefix");
+}
+
 static void test_names(void)
 {
 	char buf[64];
@@ -199,6 +262,7 @@ int main(void)
 {
 	test_sizes();
 	test_scenarios();
+	test_abis();
 	test_names();
 	return failures ? 1 : 0;
 }
