@@ -60,7 +60,6 @@ ABIS_x86_64 := x86_64 i386
 GUEST_ABIS = $(ABIS_$(ARCH))
 CC_i386 := i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs
 CC_x86_64 := x86_64-linux-gnu-gcc -specs=/usr/lib/x86_64-linux-musl/musl-gcc.specs
-CC_I386 := $(CC_i386)
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -s
 UAPI = $(BUILD)/uapi-$(ARCH)
 GUEST_BIN := $(BUILD)/guest-bin
@@ -120,10 +119,10 @@ $(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
 	cc $(HOST_CFLAGS) -o $@ tests/host/test-scenario.c i386-guest/scenario.c samples/size.c
 
 # The note's two definitions (kernel UAPI, elf-note-tool's header) must
-# agree: built for i386 against the patched tree's headers, run here.
-$(BUILD)/host/test-note-abi: tests/host/test-note-abi.c elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
+# agree: built for i386 and x86_64 against the patched tree's headers, run here.
+$(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
 	@mkdir -p $(@D)
-	$(CC_I386) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
+	$(CC_$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
 
 # elfnote's pure parts (size parser, note bytes, editor) on images in memory.
 ELFNOTE_UNIT_SRC := $(addprefix elf-note-tool/src/,size.c policy.c edit.c addnote.c elffile.c)
@@ -133,7 +132,7 @@ $(BUILD)/host/test-elfnote-unit: tests/host/test-elfnote-unit.c $(ELFNOTE_UNIT_S
 
 host-tools: $(BUILD)/host/scenario-lint
 host-tests: uapi samples
-	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario $(BUILD)/host/test-note-abi \
+	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario $(BUILD)/host/test-note-abi-i386 $(BUILD)/host/test-note-abi-x86_64 \
 		$(BUILD)/host/test-elfnote-unit
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all test-build
 
@@ -153,12 +152,19 @@ install: elfnote
 # The kernels (Debian tree / guest architecture) make check boots; each
 # gets its stock and its patched build and runs every scenario.
 CHECK_COMBOS ?= 6.1/i386 6.1/x86_64
+# Trees whose patched x86_64 kernel is also booted built with KASAN and
+# UBSAN (kernel/config/debug.config), through the same scenarios.
+CHECK_DEBUG ?= 6.1
 
 check: deps host-tests
 	for combo in $(CHECK_COMBOS); do \
 		$(MAKE) -s guest SERIES=$${combo%/*} ARCH=$${combo#*/} || exit; \
 	done
-	CHECK_COMBOS="$(CHECK_COMBOS)" tests/check.sh
+	for series in $(CHECK_DEBUG); do \
+		$(MAKE) -s initramfs SERIES=$$series ARCH=x86_64 && \
+		SERIES=$$series kernel/build.sh patched x86_64 debug || exit; \
+	done
+	CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" tests/check.sh
 
 demo: deps guest
 	i386-guest/demo.sh

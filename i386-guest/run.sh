@@ -1,5 +1,6 @@
 #!/bin/bash
-# run.sh VARIANT...: boot each guest kernel (stock, patched) of $SERIES and
+# run.sh VARIANT...: boot each guest kernel (stock, patched, or a profile
+# build such as patched-debug: kernel/build.sh patched ARCH debug) of $SERIES and
 # $ARCH once per boot of the scenario files, and turn each console log into
 # TAP lines for the host (names are ABI/SCENARIO: an x86_64 guest runs
 # every scenario as x86_64 and as ia32):
@@ -7,7 +8,7 @@
 #   ok - [6.1 i386 stock/default] i386/argcap/8M/last-fit
 #   ok - [6.1 i386 stock/default] kunit binfmt_elf.total_mapping_size_test
 #   ok - [6.1 i386 stock/default] all 59 scenarios reported
-#   ok - [6.1 i386 stock/default] kernel log has no oops, BUG or WARNING
+#   ok - [6.1 i386 stock/default] kernel log has no oops, BUG, WARNING or sanitizer report
 #   ok - [6.1 i386 stock/default] kunit suite binfmt_elf ran
 #
 # Expects the kernels, the initramfs and build/host/scenario-lint to be
@@ -31,8 +32,8 @@ boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
 
 # Console log -> TAP lines, prefixed with [variant/boot].
 parse_log() {
-	local log=$1 tag=$2 want=$3 suites=$4
-	awk -v tag="$tag" -v want="$want" -v suites="$suites" '
+	local log=$1 tag=$2 want=$3 suites=$4 sanitized=$5
+	awk -v tag="$tag" -v want="$want" -v suites="$suites" -v sanitized="$sanitized" '
 	function emit(ok, name, extra) {
 		printf "%s - [%s] %s%s\n", ok ? "ok" : "not ok", tag, name, extra
 	}
@@ -69,7 +70,8 @@ parse_log() {
 	runner && /^#   (expected|observed|output):/ { print; next }
 	runner && /^# guest: kernel / { print "# [" tag "] " substr($0, 10); next }
 	runner && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
-	/Oops|BUG:|WARNING:|Kernel panic|general protection fault|Call Trace:/ {
+	/KernelAddressSanitizer initialized/ { kasan = 1 }
+	/Oops|BUG:|WARNING:|Kernel panic|general protection fault|Call Trace:|UBSAN:|KASAN:/ {
 		bad++
 		if (bad <= 5) badlines = badlines "\n#   " $0
 	}
@@ -78,7 +80,10 @@ parse_log() {
 		emit(complete, "all " want " scenarios reported",
 		     complete ? "" : sprintf(" # %s, plan %d, ran %d (guest died or hung?)",
 			     started ? "runner started" : "runner never started", plan, ran))
-		emit(!bad, "kernel log has no oops, BUG or WARNING", bad ? badlines : "")
+		emit(!bad, "kernel log has no oops, BUG, WARNING or sanitizer report", bad ? badlines : "")
+		# A debug kernel whose KASAN is off would pass that check vacuously.
+		if (sanitized)
+			emit(kasan, "KASAN is active (kernel log)", "")
 		n = split(suites, want_suites, " ")
 		for (i = 1; i <= n; i++)
 			emit(seen[want_suites[i]] > 0, "kunit suite " want_suites[i] " ran", "")
@@ -95,13 +100,16 @@ kunit_suites() {
 
 for variant in "$@"; do
 	kernel=$BUILD/out/linux-$SERIES-$ARCH-$variant/arch/x86/boot/bzImage
-	suites=$(kunit_suites "$variant")
+	# A profile build (patched-debug) is its variant's kernel to the guest
+	# (uname -r ends in -patched) and to the scenarios.
+	kind=${variant%%-*}
+	suites=$(kunit_suites "$kind")
 	while IFS=$'\t' read -r boot params; do
 		tag="$SERIES $ARCH $variant/$boot"
 		want=0
 		for abi in $abis; do
 			n=$("$LINT" --abi "$abi" --count "$boot" "${scenarios[@]}" |
-				awk -v v="$variant" '$1 == v { print $2 }')
+				awk -v v="$kind" '$1 == v { print $2 }')
 			want=$((want + n))
 		done
 		log=$BUILD/logs/linux-$SERIES-$ARCH-$variant-$boot.log
@@ -120,6 +128,7 @@ for variant in "$@"; do
 			echo "not ok - [$tag] QEMU ran # exit status $status, see $log"
 		fi
 		touch "$log"
-		parse_log "$log" "$tag" "$want" "$([ "$boot" = default ] && echo "$suites")"
+		parse_log "$log" "$tag" "$want" "$([ "$boot" = default ] && echo "$suites")" \
+			"$(case "$variant" in *-debug) echo 1 ;; esac)"
 	done <<< "$boots"
 done

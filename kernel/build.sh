@@ -10,7 +10,7 @@
 # changed.  Prints the path of the bzImage on the last line.
 #
 # kernel/build.sh VARIANT ARCH PROFILE builds a profile: PROFILE's fragment
-# (kernel/config/PROFILE.config) is merged last instead of the variant's, into
+# (kernel/config/PROFILE.config) is merged last, after the variant's, into
 # $BUILD/out/linux-$SERIES-$ARCH-$VARIANT-$PROFILE (make bench: "bench").
 set -euo pipefail
 
@@ -43,11 +43,8 @@ kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "$@"; }
 # adds), and the variant's name, so `uname -r` tells which kernel booted.
 want_config() {
 	cat "$config/guest.config" "$config/$arch.config"
-	if [ -n "$profile" ]; then
-		cat "$config/$profile.config"
-	elif [ -f "$config/guest-$variant.config" ]; then
-		cat "$config/guest-$variant.config"
-	fi
+	[ ! -f "$config/guest-$variant.config" ] || cat "$config/guest-$variant.config"
+	[ -z "$profile" ] || cat "$config/$profile.config"
 	echo "CONFIG_LOCALVERSION=\"-$variant\""
 }
 

@@ -44,7 +44,8 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}" "$top"/tests/bench/*.scn
 	run_host test-scenario "$BUILD/host/test-scenario"
 	run_host test-tree "$top/tests/host/test-tree.sh"
-	run_host test-note-abi "$BUILD/host/test-note-abi"
+	run_host test-note-abi-i386 "$BUILD/host/test-note-abi-i386"
+	run_host test-note-abi-x86_64 "$BUILD/host/test-note-abi-x86_64"
 	run_host test-elfnote-unit "$BUILD/host/test-elfnote-unit" "$BUILD"
 	run_host test-elfnote "$top/tests/host/test-elfnote.sh"
 	run_host test-elfnote-write "$top/tests/host/test-elfnote-write.sh"
@@ -61,6 +62,12 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch)" \
 			"from $(ls /usr/src/linux-source-"$series".tar.xz)"
 		SERIES=$series ARCH=$arch run_host "guest-runs $combo" "$top/i386-guest/run.sh" stock patched
+	done
+	for series in ${CHECK_DEBUG:-}; do
+		echo "# guest tests under KASAN and UBSAN: linux $(SERIES=$series "$top/kernel/tree.sh" version)" \
+			"(x86_64) + kernel/patches/$series, kernel/config/debug.config"
+		SERIES=$series ARCH=x86_64 run_host "guest-runs $series/x86_64 debug" \
+			"$top/i386-guest/run.sh" patched-debug
 	done
 } 2>&1 | tee "$report"
 

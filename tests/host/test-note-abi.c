@@ -6,8 +6,9 @@
  * agree: the constants at compile time, and at run time the note that
  * the header's EXEC_POLICY_SUID_STACK() macro put into this very program,
  * read back from /proc/self/exe with the kernel's definitions only.
- * Built as a static i386 program against the patched tree's UAPI headers;
- * runs on the host.  TAP on stdout.
+ * Built as a static i386 program (ELF32) and as a static x86_64 one
+ * (ELF64) against the patched tree's UAPI headers; both run on the host.
+ * TAP on stdout.
  */
 #include <fcntl.h>
 #include <stddef.h>
@@ -20,6 +21,17 @@
 #include "exec-policy-note.h"
 
 EXEC_POLICY_SUID_STACK(32 << 20);
+
+/* This program's own ELF class: the kernel's parser sees both. */
+#ifdef __LP64__
+#define CLASS "ELF64"
+typedef Elf64_Ehdr Ehdr;
+typedef Elf64_Phdr Phdr;
+#else
+#define CLASS "ELF32"
+typedef Elf32_Ehdr Ehdr;
+typedef Elf32_Phdr Phdr;
+#endif
 
 _Static_assert(NT_LINUX_EXEC_POLICY == EXEC_POLICY_NOTE_TYPE, "note type");
 _Static_assert(sizeof(NN_LINUX_EXEC_POLICY) == EXEC_POLICY_NOTE_NAMESZ, "name size");
@@ -37,7 +49,7 @@ static int failures;
 
 static void check(int ok, const char *name)
 {
-	printf("%s - note ABI: %s\n", ok ? "ok" : "not ok", name);
+	printf("%s - note ABI " CLASS ": %s\n", ok ? "ok" : "not ok", name);
 	failures += !ok;
 }
 
@@ -46,10 +58,10 @@ static unsigned char file[1 << 20];
 /* The stack request of the first policy note, walking as the kernel does. */
 static long long find_request(size_t size)
 {
-	const Elf32_Ehdr *eh = (const void *)file;
+	const Ehdr *eh = (const void *)file;
 
 	for (int i = 0; i < eh->e_phnum; i++) {
-		const Elf32_Phdr *ph = (const void *)(file + eh->e_phoff + i * eh->e_phentsize);
+		const Phdr *ph = (const void *)(file + eh->e_phoff + i * eh->e_phentsize);
 		size_t off = ph->p_offset, end = ph->p_offset + ph->p_filesz;
 
 		if (ph->p_type != PT_NOTE || end > size)
@@ -83,7 +95,7 @@ int main(void)
 	long long request;
 
 	check(!strcmp(NN_LINUX_EXEC_POLICY, EXEC_POLICY_NOTE_NAME), "same note name");
-	check(n > (ssize_t)sizeof(Elf32_Ehdr), "read /proc/self/exe");
+	check(n > (ssize_t)sizeof(Ehdr), "read /proc/self/exe");
 	request = n > 0 ? find_request((size_t)n) : -3;
 	check(request == 32 << 20,
 	      "EXEC_POLICY_SUID_STACK(32 << 20) reads back as 33554432 with the kernel's definitions");
