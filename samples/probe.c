@@ -6,6 +6,8 @@
  *   secure=                 AT_SECURE from the auxiliary vector
  *   rlim_cur= rlim_max=     RLIMIT_STACK in bytes, or "unlimited"
  *   mmap=                   where a fresh anonymous one-page mmap lands
+ *   mmap_top=               the highest end of a mapping below the stack:
+ *                           the mmap base when ASLR is off
  *   stack_top= stack_size=  the [stack] mapping's end and current size
  *   capeff=                 CapEff from /proc/self/status (hex)
  *
@@ -39,7 +41,7 @@ static void capeff(char *out, size_t len)
 int main(void)
 {
 	struct rlimit rl;
-	uintptr_t lo = 0, hi = 0;
+	uintptr_t lo = 0, hi = 0, top = 0;
 	char cur[32], max[32], caps[64];
 	void *map;
 
@@ -53,16 +55,16 @@ int main(void)
 		perror("probe: mmap");
 		return 1;
 	}
-	if (stack_mapping(&lo, &hi)) {
+	if (stack_mapping(&lo, &hi) || mapping_top_below(lo, &top)) {
 		perror("probe: /proc/self/maps");
 		return 1;
 	}
 	capeff(caps, sizeof(caps));
-	printf("uid=%u euid=%u gid=%u egid=%u secure=%lu rlim_cur=%s rlim_max=%s mmap=%#lx stack_top=%#lx stack_size=%lu capeff=%s\n",
+	printf("uid=%u euid=%u gid=%u egid=%u secure=%lu rlim_cur=%s rlim_max=%s mmap=%#lx mmap_top=%#lx stack_top=%#lx stack_size=%lu capeff=%s\n",
 	       getuid(), geteuid(), getgid(), getegid(), getauxval(AT_SECURE),
 	       rlimit_text(rl.rlim_cur, cur, sizeof(cur)),
 	       rlimit_text(rl.rlim_max, max, sizeof(max)),
-	       (unsigned long)map, (unsigned long)hi,
+	       (unsigned long)map, (unsigned long)top, (unsigned long)hi,
 	       (unsigned long)(hi - lo), caps);
 	return 0;
 }

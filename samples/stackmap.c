@@ -32,6 +32,24 @@ int stack_mapping(uintptr_t *start, uintptr_t *end)
 	return found;
 }
 
+int mapping_top_below(uintptr_t limit, uintptr_t *top)
+{
+	char line[512];
+	FILE *maps = fopen("/proc/self/maps", "re");
+
+	if (!maps)
+		return -1;
+	*top = 0;
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && hi <= limit && hi > *top)
+			*top = hi;
+	}
+	fclose(maps);
+	return 0;
+}
+
 const char *rlimit_text(unsigned long long value, char *buf, unsigned int len)
 {
 	if (value == (unsigned long long)RLIM_INFINITY)
