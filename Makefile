@@ -4,6 +4,7 @@
 #   make check    host tests, then stock and patched guest kernels of each
 #                 CHECK_COMBOS entry through every guest scenario;
 #                 ends with "N passed, N failed"
+#   make check-all  the same for linux-source-6.1 and 6.12, i386 and x86_64
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
 #   make bench-scan  time elfnote scan --all /usr against readelf (not a test)
@@ -23,7 +24,7 @@ export BUILD SERIES ARCH
 # --- Debian packages --------------------------------------------------------
 # musl for i386 comes through multiarch (musl-dev:i386, which brings Debian's
 # i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
-PACKAGES := linux-source-6.1 linux-source-6.12 linux-config-6.1 qemu-system-x86 build-essential flex bison \
+PACKAGES := linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12 qemu-system-x86 build-essential flex bison \
 	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
 	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl strace \
 	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
@@ -166,6 +167,10 @@ check: deps host-tests
 	done
 	CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" tests/check.sh
 
+# Every tree on both architectures, and both debug kernels.
+check-all:
+	$(MAKE) check CHECK_COMBOS="6.1/i386 6.1/x86_64 6.12/i386 6.12/x86_64" CHECK_DEBUG="6.1 6.12"
+
 demo: deps guest
 	i386-guest/demo.sh
 
@@ -190,4 +195,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check demo bench bench-scan shell clean distclean
+.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check check-all demo bench bench-scan shell clean distclean

@@ -30,7 +30,7 @@ for round in $(seq 1 "$ROUNDS"); do
 	if [ $((round % 2)) = 1 ]; then order="$BASELINE $CANDIDATE"; else order="$CANDIDATE $BASELINE"; fi
 	for variant in $order; do
 		log=$BUILD/logs/bench-$variant-$round.log
-		QEMU_EXTRA="-icount shift=0,sleep=off" "$top/i386-guest/boot.sh" "$BUILD/out/linux-$SERIES-i386-$variant/arch/x86/boot/bzImage" \
+		ARCH=i386 QEMU_EXTRA="-icount shift=0,sleep=off" "$top/i386-guest/boot.sh" "$BUILD/out/linux-$SERIES-i386-$variant/arch/x86/boot/bzImage" \
 			"$INITRAMFS" "$log" guest.boot=bench kunit.enable=0 || exit 1
 		# "ok N - bench/I/CASE" then "#   output: execs=500 ns_per_exec=T"
 		role=base

@@ -1,7 +1,7 @@
 #!/bin/bash
 # boot.sh BZIMAGE INITRAMFS LOG [KERNEL PARAMETERS...]
 #
-# Boots the guest once under QEMU's software emulation (i386, no KVM) with the
+# Boots the guest once under QEMU's software emulation (no KVM) with the
 # console on the serial port, written to LOG.  The guest's init reboots when
 # it is done and -no-reboot turns that into QEMU exiting.  A guest that hangs
 # is killed after $GUEST_TIMEOUT seconds; the log is kept either way, and the
@@ -16,7 +16,11 @@ initrd=${2:?}
 log=${3:?}
 shift 3
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-600}
-QEMU=${QEMU:-qemu-system-i386}
+# The guest's architecture (ARCH, as for kernel/build.sh) picks the emulator.
+case "${ARCH:-i386}" in
+x86_64) QEMU=${QEMU:-qemu-system-x86_64} ;;
+*) QEMU=${QEMU:-qemu-system-i386} ;;
+esac
 
 # QEMU_EXTRA: more QEMU options, e.g. "-icount shift=0" (bench.sh).
 # shellcheck disable=SC2206

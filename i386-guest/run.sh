@@ -20,9 +20,10 @@ BUILD=${BUILD:-$top/build}
 SERIES=${SERIES:-6.1}
 ARCH=${ARCH:-i386}
 INITRAMFS=${INITRAMFS:-$BUILD/guest-$ARCH.cpio}
+export ARCH
 case "$ARCH" in
-i386) abis="i386"; export QEMU=${QEMU:-qemu-system-i386} ;;
-x86_64) abis="x86_64 ia32"; export QEMU=${QEMU:-qemu-system-x86_64} ;;
+i386) abis="i386" ;;
+x86_64) abis="x86_64 ia32" ;;
 *) echo "run.sh: unknown ARCH '$ARCH' (i386 or x86_64)" >&2; exit 1 ;;
 esac
 LINT=$BUILD/host/scenario-lint
@@ -94,8 +95,9 @@ parse_log() {
 kunit_suites() {
 	local config=$top/kernel/config
 	cat "$config/guest.config" "$config/$ARCH.config" \
+		$([ -f "$config/series-$SERIES.config" ] && echo "$config/series-$SERIES.config") \
 		$([ -f "$config/guest-$1.config" ] && echo "$config/guest-$1.config") |
-		sed -n 's/^# kunit-suite: //p' | tr '\n' ' '
+		sed -n 's/^# kunit-suite: //p' | sort -u | tr '\n' ' '
 }
 
 for variant in "$@"; do

@@ -3,8 +3,8 @@
 #
 # stock   is built from the pristine tree, patched from the patched tree;
 # both from the same config (tinyconfig + kernel/config/guest.config +
-# kernel/config/$ARCH.config, plus guest-patched.config for symbols the
-# series adds),
+# kernel/config/$ARCH.config + series-$SERIES.config if there is one, plus
+# guest-patched.config for symbols the series adds),
 # each in its own output folder, $BUILD/out/linux-$SERIES-$ARCH-$VARIANT.
 # Builds are incremental; the config is regenerated only when the fragment
 # changed.  Prints the path of the bzImage on the last line.
@@ -43,13 +43,15 @@ kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "$@"; }
 # adds), and the variant's name, so `uname -r` tells which kernel booted.
 want_config() {
 	cat "$config/guest.config" "$config/$arch.config"
+	[ ! -f "$config/series-$SERIES.config" ] || cat "$config/series-$SERIES.config"
 	[ ! -f "$config/guest-$variant.config" ] || cat "$config/guest-$variant.config"
 	[ -z "$profile" ] || cat "$config/$profile.config"
 	echo "CONFIG_LOCALVERSION=\"-$variant\""
 }
 
 configure() {
-	echo "  CONFIG  $variant: tinyconfig + guest.config + $arch.config${profile:+ + $profile.config}"
+	echo "  CONFIG  $variant: tinyconfig + guest.config + $arch.config$(
+		[ ! -f "$config/series-$SERIES.config" ] || echo " + series-$SERIES.config")${profile:+ + $profile.config}"
 	rm -f "$out/fragment.applied"
 	want_config > "$out/fragment.config"
 	kmake tinyconfig >/dev/null

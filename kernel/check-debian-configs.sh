@@ -6,10 +6,11 @@
 #
 #   kernel/check-debian-configs.sh [FLAVOUR...]
 #
-# FLAVOUR names a file of linux-config-6.1 (amd64) or linux-config-6.1:i386
-# (multiarch), e.g. amd64_none_amd64 (default: that and i386_none_686-pae).
-# Output folders build/out/debian-FLAVOUR-{pristine,patched} are caches
-# (safe to delete; a later run is incremental).  TAP on stdout.
+# FLAVOUR names a file of linux-config-$SERIES (amd64) or
+# linux-config-$SERIES:i386 (multiarch), e.g. amd64_none_amd64 (default:
+# that and i386_none_686-pae; Debian 12 ships 6.12 configs for amd64 only).
+# Output folders build/out/debian-SERIES-FLAVOUR-{pristine,patched} are
+# caches (safe to delete; a later run is incremental).  TAP on stdout.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +34,7 @@ objects_for() {
 # kernel-doc), with the tree's path and line and column numbers dropped
 # (the series moves lines), sorted.
 warnings() {
-	local tree=$BUILD/src/linux-$SERIES-$1 out=$BUILD/out/debian-$2-$1 arch=$3
+	local tree=$BUILD/src/linux-$SERIES-$1 out=$BUILD/out/debian-$SERIES-$2-$1 arch=$3
 	mkdir -p "$out"
 	if [ ! -f "$out/.config" ] || ! cmp -s <(xzcat "$configs/config.$2.xz") "$out/.config.debian"; then
 		xzcat "$configs/config.$2.xz" > "$out/.config.debian"
@@ -69,9 +70,9 @@ for flavour in "${flavours[@]}"; do
 	new=$(warnings patched "$flavour" "$arch") || { echo "not ok - $flavour: patched tree does not build"; continue; }
 	added=$(comm -13 <(echo "$base") <(echo "$new") | grep . || true)
 	if [ -z "$added" ]; then
-		echo "ok - $flavour ($arch): W=1 adds no warning to the touched objects ($(echo "$base" | grep -c .) in pristine, $((SECONDS - start)) s)"
+		echo "ok - $SERIES $flavour ($arch): W=1 adds no warning to the touched objects ($(echo "$base" | grep -c .) in pristine, $((SECONDS - start)) s)"
 	else
-		echo "not ok - $flavour ($arch): W=1 warnings the series adds:"
+		echo "not ok - $SERIES $flavour ($arch): W=1 warnings the series adds:"
 		echo "$added" | sed 's/^/#   /'
 	fi
 done
