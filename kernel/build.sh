@@ -78,7 +78,7 @@ if [ ! -f "$out/.config" ] || ! want_config | cmp -s - "$out/fragment.applied"; 
 	configure
 fi
 
-version=$(make -s -C "$src" kernelversion)
+version=$(make -s --no-print-directory -C "$src" kernelversion)
 echo "  BUILD   linux $version-$variant ($arch) in $out"
 start=$(date +%s)
 kmake -j"$JOBS" bzImage

@@ -28,7 +28,7 @@ die() { echo "kernel/tree.sh: $*" >&2; exit 1; }
 tarball_id() { stat -c '%n %s %Y' "$TARBALL"; }
 
 tree_version() {
-	make -s -C "$1" kernelversion 2>/dev/null
+	make -s --no-print-directory -C "$1" kernelversion 2>/dev/null
 }
 
 prepare_pristine() {

@@ -3,8 +3,8 @@
  * Unit tests of elfnote's pure parts, on bytes in memory (built with ASan
  * and UBSan): the size parser, the note encoder against the ABI's bytes,
  * the note walk's record of where values sit, and the editor's decisions
- * on real samples (build/guest-bin) and malformed-corpus files
- * (build/generated/bin).  TAP; argv[1] is the build folder.
+ * on real samples (build/guest-bin/i386 and x86_64) and malformed-corpus files
+ * (build/generated/i386/bin).  TAP; argv[1] is the build folder.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,25 +165,30 @@ static void plan(const char *dir, const char *name, uint64_t arg, int action, co
 	const char *what = arg & CLEAR ? "clear" : gap ? "guard gap" : "stack";
 	struct edit e;
 	bool got = edit_plan(img, len, &req, &e);
+	const char *folder = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+	char label[256];
+
+	/* "i386/probe-n32", "x86_64/probe-n32", "bin/bad-..." (the corpus) */
+	snprintf(label, sizeof(label), "%s/%s", folder, name);
 
 	if (why) {
-		ok(!got && strstr(e.why, why), "%s, %s %llu: refused: %s", name, what,
+		ok(!got && strstr(e.why, why), "%s, %s %llu: refused: %s", label, what,
 		   (unsigned long long)value, e.why);
 	} else if (action == EDIT_IN_PLACE) {
 		ok(got && e.action == EDIT_IN_PLACE && e.len == len &&
 		   differing(img, e.image, len) <= 16 * POLICY_SITES_MAX &&
 		   read_back(&e, gap) == value,
-		   "%s, %s %llu: rewritten in place, reads back", name, what,
+		   "%s, %s %llu: rewritten in place, reads back", label, what,
 		   (unsigned long long)value);
 	} else if (action == EDIT_ADD_NOTE) {
 		ok(got && e.action == EDIT_ADD_NOTE && e.len > len &&
 		   !memcmp(img + 64, e.image + 64, len - 64) && read_back(&e, gap) == value &&
 		   read_back(&e, !gap) == 0,
 		   "%s, %s %llu: note added with both properties, old bytes kept, reads back",
-		   name, what, (unsigned long long)value);
+		   label, what, (unsigned long long)value);
 	} else {
 		ok(got && e.action == EDIT_UNCHANGED && !e.image, "%s, %s %llu: unchanged, no image",
-		   name, what, (unsigned long long)value);
+		   label, what, (unsigned long long)value);
 	}
 	edit_free(&e);
 	free(img);
@@ -210,10 +215,11 @@ static void test_two_sites(const char *corpus)
 int main(int argc, char **argv)
 {
 	const char *build = argc > 1 ? argv[1] : "build";
-	char bin[4096], corpus[4096];
+	char bin[4096], bin64[4096], corpus[4096];
 
-	snprintf(bin, sizeof(bin), "%s/guest-bin", build);
-	snprintf(corpus, sizeof(corpus), "%s/generated/bin", build);
+	snprintf(bin, sizeof(bin), "%s/guest-bin/i386", build);
+	snprintf(bin64, sizeof(bin64), "%s/guest-bin/x86_64", build);
+	snprintf(corpus, sizeof(corpus), "%s/generated/i386/bin", build);
 	test_sizes();
 	test_note_bytes();
 	plan(bin, "probe-n32", 32ULL << 20, EDIT_UNCHANGED, NULL);
@@ -230,6 +236,12 @@ int main(int argc, char **argv)
 	plan(bin, "probe", EDIT_MAX_STACK_32, EDIT_ADD_NOTE, NULL);
 	plan(bin, "probe", EDIT_MAX_STACK_32 + 4096, 0, "2147487744 bytes is more than an ELF32 program can use");
 	plan(bin, "probe-n32", EDIT_MAX_STACK_32 + 4096, 0, "2147487744 bytes is more than an ELF32 program can use");
+	/* ELF64: the same plans, and no 2 GiB bound. */
+	plan(bin64, "probe-n32", 32ULL << 20, EDIT_UNCHANGED, NULL);
+	plan(bin64, "probe-n32", 48ULL << 20, EDIT_IN_PLACE, NULL);
+	plan(bin64, "probe", 32ULL << 20, EDIT_ADD_NOTE, NULL);
+	plan(bin64, "probe-glibc-dyn", 32ULL << 20, EDIT_ADD_NOTE, NULL);
+	plan(bin64, "probe", EDIT_MAX_STACK_32 + 4096, EDIT_ADD_NOTE, NULL);
 	plan(corpus, "bad-stack-twice", 32ULL << 20, 0, "malformed exec policy note");
 	plan(corpus, "bad-unknown-prop-only", 32ULL << 20, 0, "its policy note has no stack property");
 	plan(corpus, "bad-unknown-prop-only", CLEAR, EDIT_UNCHANGED, NULL);
