@@ -12,7 +12,7 @@ ARCH=${ARCH:-i386}
 
 for variant in stock patched; do
 	echo
-	echo "== linux $("$top/kernel/tree.sh" version)-$variant ($ARCH), Debian's linux-source-$SERIES$([ "$variant" = patched ] && echo " + kernel/patches") =="
+	echo "== linux $("$top/kernel/tree.sh" version)-$variant ($ARCH), Debian's linux-source-$SERIES$([ "$variant" = patched ] && echo " + kernel/patches/$SERIES") =="
 	for log in "$BUILD/logs/linux-$SERIES-$ARCH-$variant"-*.log; do
 		boot=${log##*-}
 		boot=${boot%.log}
