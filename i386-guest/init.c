@@ -513,12 +513,6 @@ static int scenarios(bool run_them, const char *boot, struct scn_file *st)
 	return errors ? -1 : 0;
 }
 
-/* The ABIs this kernel runs, first the native one: "i386" or "x86_64,ia32". */
-static const char *kernel_abis(void)
-{
-	return strcmp(machine, "x86_64") ? "i386" : "x86_64,ia32";
-}
-
 /* Points /bin and /lib at the ABI's programs and loaders. */
 static int use_abi(const char *abi)
 {
@@ -543,24 +537,35 @@ static int use_abi(const char *abi)
 	return 0;
 }
 
-/* Every scenario of the boot under one ABI; false if the ABI is missing. */
+/*
+ * Points /bin and /lib at the ABI and sets the file capabilities its
+ * scenarios ask for (@fcap, read in a first pass: they must be set before
+ * any run).  st is left ready for the pass that runs them.
+ */
+static int enter_abi(const char *abi, const char *boot, struct scn_file *st)
+{
+	if (use_abi(abi))
+		return -1;
+	memset(st, 0, sizeof(*st));
+	st->abi = abi;
+	scenarios(false, boot, st);
+	for (int i = 0; i < st->nfcaps; i++)
+		apply_fcap(&st->fcaps[i]);
+	memset(st, 0, sizeof(*st));
+	st->abi = abi;
+	return 0;
+}
+
+/* Every scenario of the boot under one ABI. */
 static void run_abi(const char *abi, const char *boot)
 {
 	struct scn_file st;
 
-	if (use_abi(abi)) {
+	if (enter_abi(abi, boot, &st)) {
 		printf("not ok %d - %s/runner # no programs for ABI %s\n", ++test_number, abi, abi);
 		failed++;
 		return;
 	}
-	/* A first pass collects @fcap, which must be set before any run. */
-	memset(&st, 0, sizeof(st));
-	st.abi = abi;
-	scenarios(false, boot, &st);
-	for (int i = 0; i < st.nfcaps; i++)
-		apply_fcap(&st.fcaps[i]);
-	memset(&st, 0, sizeof(st));
-	st.abi = abi;
 	scenarios(true, boot, &st);
 }
 
@@ -639,17 +644,11 @@ int main(int argc, char **argv)
 	printf("# guest: boot %s\n", boot);
 
 	if (!cmdline_value("guest.abi", abis, sizeof(abis)))
-		snprintf(abis, sizeof(abis), "%s", kernel_abis());
+		snprintf(abis, sizeof(abis), "%s", scn_kernel_abis(machine));
 	if (cmdline_value("guest.shell", flag, sizeof(flag))) {
 		struct scn_file st;
 
-		memset(&st, 0, sizeof(st));
-		if (!use_abi(strtok(abis, ","))) {
-			st.abi = current_abi;
-			scenarios(false, boot, &st);
-			for (int i = 0; i < st.nfcaps; i++)
-				apply_fcap(&st.fcaps[i]);
-		}
+		enter_abi(strtok(abis, ","), boot, &st);
 		shell();
 	} else {
 		char *save = NULL;

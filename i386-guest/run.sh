@@ -21,15 +21,12 @@ SERIES=${SERIES:-6.1}
 ARCH=${ARCH:-i386}
 INITRAMFS=${INITRAMFS:-$BUILD/guest-$ARCH.cpio}
 export ARCH
-case "$ARCH" in
-i386) abis="i386" ;;
-x86_64) abis="x86_64 ia32" ;;
-*) echo "run.sh: unknown ARCH '$ARCH' (i386 or x86_64)" >&2; exit 1 ;;
-esac
 LINT=$BUILD/host/scenario-lint
 mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 
 boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
+# The ABIs the guest runs every scenario under (x86_64: x86_64 and ia32).
+abis=$("$LINT" --abis "$ARCH")
 
 # Console log -> TAP lines, prefixed with [variant/boot].
 parse_log() {

@@ -11,6 +11,9 @@
  *                parameters; exit 1 on any syntax error
  *   --count TAG  print how many scenarios TAG runs under ABI (default
  *                i386) on each kernel: "stock N" and "patched N"
+ *
+ * scenario-lint --abis ARCH prints the ABIs a kernel of ARCH runs, one per
+ * line (what the guest's runner does, scenario.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +117,14 @@ int main(int argc, char **argv)
 	const char *count = NULL, *abi = NULL;
 	int boots = 0, r;
 
+	if (argc == 3 && !strcmp(argv[1], "--abis")) {
+		char abis[64];
+
+		snprintf(abis, sizeof(abis), "%s", scn_kernel_abis(argv[2]));
+		for (char *a = strtok(abis, ","); a; a = strtok(NULL, ","))
+			puts(a);
+		return 0;
+	}
 	if (argc > 2 && !strcmp(argv[1], "--abi")) {
 		abi = argv[2];
 		first = 3;

@@ -31,6 +31,9 @@ static const struct {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* What a @let name is made of, and so where a $NAME ends. */
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
 static const char *const abis[] = SCN_ABIS;
 
 int scn_abi_index(const char *name)
@@ -39,6 +42,11 @@ int scn_abi_index(const char *name)
 		if (name && !strcmp(name, abis[i]))
 			return (int)i;
 	return -1;
+}
+
+const char *scn_kernel_abis(const char *machine)
+{
+	return strcmp(machine, "x86_64") ? "i386" : "x86_64,ia32";
 }
 
 bool scn_runs_on(const struct scenario *s, const char *abi)
@@ -363,7 +371,7 @@ static const char *expand(struct scn_file *st, const char *val, char *buf, size_
 		if (*val == '$') {
 			const struct scn_let *l;
 
-			n = strspn(val + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+			n = strspn(val + 1, NAME_CHARS);
 			l = find_let(st, val + 1, n);
 			if (!l) {
 				fail(st, "$%.*s is not defined by @let", (int)n, val + 1);
@@ -490,7 +498,7 @@ static int parse_let(struct scn_file *st, char **tok, int n)
 		return fail(st, "@let NAME VALUE (or a value per ABI)");
 	if (find_let(st, tok[1], strlen(tok[1])))
 		return fail(st, "@let %s given twice", tok[1]);
-	if (tok[1][strspn(tok[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")])
+	if (tok[1][strspn(tok[1], NAME_CHARS)])
 		return fail(st, "@let %s: a name is letters, digits and _", tok[1]);
 	if (n > 3 || strchr(tok[2], '='))
 		value = let_for_abi(st, tok, n);

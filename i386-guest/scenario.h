@@ -50,6 +50,12 @@ struct scn_value {
 /* The index of an ABI name in SCN_ABIS, or -1. */
 int scn_abi_index(const char *name);
 
+/*
+ * The ABIs a kernel runs, native first, comma-separated: "x86_64,ia32" for
+ * machine (uname -m, or the kernel's ARCH) "x86_64", "i386" otherwise.
+ */
+const char *scn_kernel_abis(const char *machine);
+
 struct scenario {
 	char name[128];
 	int line;

@@ -8,7 +8,7 @@
 #
 # FLAVOUR names a file of linux-config-$SERIES (amd64) or
 # linux-config-$SERIES:i386 (multiarch), e.g. amd64_none_amd64 (default:
-# that and i386_none_686-pae; Debian 12 ships 6.12 configs for amd64 only).
+# that, and i386_none_686-pae for 6.1).
 # Output folders build/out/debian-SERIES-FLAVOUR-{pristine,patched} are
 # caches (safe to delete; a later run is incremental).  TAP on stdout.
 set -uo pipefail
@@ -19,7 +19,12 @@ SERIES=${SERIES:-6.1}
 JOBS=${JOBS:-2}
 configs=/usr/src/linux-config-$SERIES
 flavours=("$@")
-[ ${#flavours[@]} -gt 0 ] || flavours=(amd64_none_amd64 i386_none_686-pae)
+# Debian 12 ships i386 configs for 6.1 only.
+if [ ${#flavours[@]} = 0 ] && [ "$SERIES" = 6.1 ]; then
+	flavours=(amd64_none_amd64 i386_none_686-pae)
+elif [ ${#flavours[@]} = 0 ]; then
+	flavours=(amd64_none_amd64)
+fi
 
 # The objects built from the files the series changes (kernel/patches/$SERIES).
 objects_for() {
