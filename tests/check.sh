@@ -44,7 +44,10 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}" "$top"/tests/bench/*.scn
 	run_host test-scenario "$BUILD/host/test-scenario"
 	run_host test-tree "$top/tests/host/test-tree.sh"
-	run_host test-note-abi-i386 "$BUILD/host/test-note-abi-i386"
+	# i386 programs run under qemu-i386: the host's kernel may refuse them
+	# (make check makes sure it does: tests/host/no-i386.c).
+	run_host test-no-i386 "$top/tests/host/test-no-i386.sh"
+	run_host test-note-abi-i386 qemu-i386 "$BUILD/host/test-note-abi-i386"
 	run_host test-note-abi-x86_64 "$BUILD/host/test-note-abi-x86_64"
 	run_host test-elfnote-unit "$BUILD/host/test-elfnote-unit" "$BUILD"
 	run_host test-elfnote "$top/tests/host/test-elfnote.sh"

@@ -7,7 +7,8 @@
  * the header's EXEC_POLICY_SUID_STACK() macro put into this very program,
  * read back from /proc/self/exe with the kernel's definitions only.
  * Built as a static i386 program (ELF32) and as a static x86_64 one
- * (ELF64) against the patched tree's UAPI headers; both run on the host.
+ * (ELF64) against the patched tree's UAPI headers; both run on the host,
+ * the i386 one under qemu-i386 (whose /proc/self/exe is the program's).
  * TAP on stdout.
  */
 #include <fcntl.h>
