@@ -25,7 +25,8 @@
  * gid and uid are set in that order (the rlimit first, while root may still
  * raise the hard limit), then the program is exec'd with the scenario's
  * argv/envp padding.  An exec failure comes back through a close-on-exec
- * pipe as its errno.
+ * pipe as its errno.  A scenario with repeat=N runs N times and passes when
+ * every run does; it is still one test.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -54,6 +55,7 @@
 #define SCENARIO_DIR "/etc/scenarios"
 #define OUTPUT_MAX 4096
 #define SCENARIO_TIMEOUT 120	/* seconds; the host has its own timeout */
+#define REPORT_MAX 1024		/* the expected and observed outcomes as text */
 
 static char cmdline[1024];
 static char kernel_variant[32];
@@ -195,6 +197,23 @@ struct observed {
 	char kmsg[OUTPUT_MAX];	/* kernel log lines printed during the run */
 	bool kmsg_ok;		/* all of them were read */
 	bool timed_out;
+};
+
+/* What a scenario's runs add up to: the verdict and the report's texts. */
+struct verdict {
+	bool ok;
+	char expected[REPORT_MAX];
+	char observed[REPORT_MAX];
+};
+
+/*
+ * A range expectation over the passing runs of a repeated scenario: the
+ * smallest and largest number its key printed, and their text as printed.
+ */
+struct span {
+	bool seen;
+	unsigned long long lo, hi;
+	char lo_text[SCN_TEXT], hi_text[SCN_TEXT];
 };
 
 static int run_child(const struct scenario *s, struct observed *o);
@@ -404,54 +423,135 @@ static bool log_has(const char *log, const char *words)
 	return false;
 }
 
-static void report(const struct scenario *s, const struct observed *o)
+/*
+ * Whether one run met every expectation; vd gets the verdict and the
+ * expected and observed outcomes as text.  With spans (a repeated scenario
+ * whose runs all passed), a range expectation is shown as observed over
+ * every run, LO..HI (one value when they all printed the same), instead of
+ * as this run printed it.
+ */
+static bool judge(const struct scenario *s, const struct observed *o, const struct span *spans,
+		  struct verdict *vd)
 {
-	char expected[1024], observed[1024], value[SCN_TEXT];
+	char *expected = vd->expected, *observed = vd->observed, value[SCN_TEXT];
 	bool ok = o->status == s->status && o->value == s->status_value;
 
-	scn_status_text(s->status, s->status_value, expected, sizeof(expected));
-	scn_status_text(o->status, o->value, observed, sizeof(observed));
+	scn_status_text(s->status, s->status_value, expected, sizeof(vd->expected));
+	scn_status_text(o->status, o->value, observed, sizeof(vd->observed));
 	for (int i = 0; i < s->nvalues; i++) {
 		const struct scn_value *v = &s->values[i];
 		const char *got = output_value(o->output, v->key, value, sizeof(value));
+		const struct span *sp = spans && spans[i].seen ? &spans[i] : NULL;
 
-		append(expected, sizeof(expected), " %s=%s", v->key, v->text);
-		append(observed, sizeof(observed), " %s=%s", v->key, got ? got : "(missing)");
+		append(expected, sizeof(vd->expected), " %s=%s", v->key, v->text);
+		append(observed, sizeof(vd->observed), " %s=%s", v->key,
+		       sp ? sp->lo_text : got ? got : "(missing)");
+		if (sp && sp->lo != sp->hi)
+			append(observed, sizeof(vd->observed), "%s%s", "..", sp->hi_text);
 		if (!got || !scn_value_matches(v, got))
 			ok = false;
 	}
 	if ((s->kmsg[0] || s->no_kmsg[0]) && !o->kmsg_ok) {
-		append(observed, sizeof(observed), " %s%s", "kmsg=", "(could not read all of /dev/kmsg)");
+		append(observed, sizeof(vd->observed), " %s%s", "kmsg=",
+		       "(could not read all of /dev/kmsg)");
 		ok = false;
 	}
 	if (o->timed_out) {
-		append(observed, sizeof(observed), " %s%s", "timeout=", "killed");
+		append(observed, sizeof(vd->observed), " %s%s", "timeout=", "killed");
 		ok = false;
 	}
 	if (s->kmsg[0]) {
 		bool has = log_has(o->kmsg, s->kmsg);
 
-		append(expected, sizeof(expected), " %s%s", "kmsg=", s->kmsg);
-		append(observed, sizeof(observed), " %s%s", "kmsg=", has ? s->kmsg : "(no such line)");
+		append(expected, sizeof(vd->expected), " %s%s", "kmsg=", s->kmsg);
+		append(observed, sizeof(vd->observed), " %s%s", "kmsg=",
+		       has ? s->kmsg : "(no such line)");
 		ok = ok && has;
 	}
 	if (s->no_kmsg[0]) {
 		bool has = log_has(o->kmsg, s->no_kmsg);
 
-		append(expected, sizeof(expected), " %s%s", "no_kmsg=", s->no_kmsg);
-		append(observed, sizeof(observed), " %s%s", "no_kmsg=", has ? "(logged)" : s->no_kmsg);
+		append(expected, sizeof(vd->expected), " %s%s", "no_kmsg=", s->no_kmsg);
+		append(observed, sizeof(vd->observed), " %s%s", "no_kmsg=",
+		       has ? "(logged)" : s->no_kmsg);
 		ok = ok && !has;
 	}
+	vd->ok = ok;
+	return ok;
+}
+
+/* Widens the spans of the range expectations by a passing run's values. */
+static void widen(const struct scenario *s, const struct observed *o, struct span *spans)
+{
+	char text[SCN_TEXT];
+	unsigned long long n;
+
+	for (int i = 0; i < s->nvalues; i++) {
+		struct span *sp = &spans[i];
+
+		if (!s->values[i].is_range ||
+		    !output_value(o->output, s->values[i].key, text, sizeof(text)) ||
+		    scn_number(text, &n))
+			continue;
+		if (!sp->seen || n < sp->lo) {
+			sp->lo = n;
+			snprintf(sp->lo_text, sizeof(sp->lo_text), "%s", text);
+		}
+		if (!sp->seen || n > sp->hi) {
+			sp->hi = n;
+			snprintf(sp->hi_text, sizeof(sp->hi_text), "%s", text);
+		}
+		sp->seen = true;
+	}
+}
+
+/*
+ * Runs the scenario s->repeat times: every run must pass, and the first
+ * that does not ends it (a randomised outcome, such as the mmap base under
+ * ASLR, is checked over many execs).  o is left with the last run, vd with
+ * the verdict; a repeated scenario's observed text shows the span of each
+ * range value over its runs, or the failing run's values and which run
+ * that was.  Returns -1 when the runner itself failed.
+ */
+static int run_repeated(const struct scenario *s, struct observed *o, struct verdict *vd)
+{
+	struct span spans[SCN_MAX_VALUES];
+	char runs[48];
+	unsigned int i;
+
+	memset(spans, 0, sizeof(spans));
+	for (i = 1; i <= s->repeat; i++) {
+		if (run(s, o))
+			return -1;
+		if (!judge(s, o, NULL, vd))
+			break;
+		widen(s, o, spans);
+	}
+	if (s->repeat == 1)
+		return 0;
+	if (vd->ok) {
+		judge(s, o, spans, vd);
+		snprintf(runs, sizeof(runs), " (%u runs)", s->repeat);
+	} else {
+		snprintf(runs, sizeof(runs), " (run %u of %u)", i, s->repeat);
+	}
+	append(vd->observed, sizeof(vd->observed), "%s%s", runs, "");
+	return 0;
+}
+
+/* One TAP line for the scenario, however many runs it took. */
+static void report(const struct scenario *s, const struct observed *o, const struct verdict *vd)
+{
 	test_number++;
-	if (ok)
+	if (vd->ok)
 		passed++;
 	else
 		failed++;
-	printf("%s %d - %s/%s\n", ok ? "ok" : "not ok", test_number, current_abi, s->name);
-	printf("# row\t%s/%s\t%s\t%s\t%s\n", current_abi, s->name, expected, observed,
-	       ok ? "PASS" : "FAIL");
-	if (!ok)
-		printf("#   expected: %s\n#   observed: %s\n", expected, observed);
+	printf("%s %d - %s/%s\n", vd->ok ? "ok" : "not ok", test_number, current_abi, s->name);
+	printf("# row\t%s/%s\t%s\t%s\t%s\n", current_abi, s->name, vd->expected, vd->observed,
+	       vd->ok ? "PASS" : "FAIL");
+	if (!vd->ok)
+		printf("#   expected: %s\n#   observed: %s\n", vd->expected, vd->observed);
 	if (o->output[0])
 		printf("#   output: %.*s\n", (int)strcspn(o->output, "\n"), o->output);
 }
@@ -482,6 +582,7 @@ static int scenarios(bool run_them, const char *boot, struct scn_file *st)
 		char path[512];
 		struct scenario s;
 		struct observed o;
+		struct verdict vd;
 		FILE *f;
 		int r;
 
@@ -494,13 +595,13 @@ static int scenarios(bool run_them, const char *boot, struct scn_file *st)
 		while ((r = scn_next(f, st, &s)) == 1) {
 			if (!run_them || !selected(&s, boot))
 				continue;
-			if (run(&s, &o)) {
+			if (run_repeated(&s, &o, &vd)) {
 				printf("not ok %d - %s/%s # runner: %s\n", ++test_number, current_abi,
 				       s.name, strerror(errno));
 				failed++;
 				continue;
 			}
-			report(&s, &o);
+			report(&s, &o, &vd);
 		}
 		if (r < 0) {
 			printf("not ok %d - %s/%s # %s\n", ++test_number, current_abi, path, st->error);
@@ -601,6 +702,7 @@ static int run_command_line(int argc, char **argv)
 	struct scn_file st;
 	struct scenario s;
 	struct observed o;
+	struct verdict vd;
 	FILE *f;
 
 	for (int i = 1; i < argc; i++) {
@@ -618,10 +720,10 @@ static int run_command_line(int argc, char **argv)
 		return 2;
 	}
 	fclose(f);
-	if (run(&s, &o))
+	if (run_repeated(&s, &o, &vd))
 		return 1;
 	printf("%s", o.output);
-	report(&s, &o);
+	report(&s, &o, &vd);
 	return failed ? 1 : 0;
 }
 

@@ -10,7 +10,8 @@
  *   --boots      print the boots, one per line: TAG, a tab, the kernel
  *                parameters; exit 1 on any syntax error
  *   --count TAG  print how many scenarios TAG runs under ABI (default
- *                i386) on each kernel: "stock N" and "patched N"
+ *                i386) on each kernel: "stock N" and "patched N" (one
+ *                result each, however many times repeat= runs it)
  *
  * scenario-lint --abis ARCH prints the ABIs a kernel of ARCH runs, one per
  * line (what the guest's runner does, scenario.h).

@@ -313,9 +313,24 @@ static int parse_abis(struct scn_file *st, const char *text, struct scenario *s)
 	return s->abis ? 0 : fail(st, "abi= needs at least one ABI");
 }
 
+/* repeat=N: the program runs N times and every run must pass. */
+static int parse_repeat(struct scn_file *st, const char *text, struct scenario *s)
+{
+	size_t digits = strspn(text, "0123456789");
+	unsigned long n = 0;
+
+	/* Digits only: strtoul would also take " 7", "+7" and "-7". */
+	if (digits && digits <= 4 && !text[digits])
+		n = strtoul(text, NULL, 10);
+	if (n < 1 || n > SCN_MAX_REPEAT)
+		return fail(st, "bad repeat=%s (a number of runs, 1 to %d)", text, SCN_MAX_REPEAT);
+	s->repeat = (unsigned int)n;
+	return 0;
+}
+
 static const char *const keys[] = {
 	"name", "run", "user", "stack", "argv_bytes", "envp_bytes", "norandom",
-	"boot", "kernel", "argv_empty", "envp_empty", "sysctl", "abi",
+	"boot", "kernel", "argv_empty", "envp_empty", "sysctl", "abi", "repeat",
 };
 
 static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)
@@ -343,6 +358,7 @@ static int parse_field(struct scn_file *st, const char *key, const char *val, st
 	case 10: return parse_size(val, &s->envp_empty) ? fail(st, "bad envp_empty=%s", val) : 0;
 	case 11: return parse_sysctl(st, val, s);
 	case 12: return parse_abis(st, val, s);
+	case 13: return parse_repeat(st, val, s);
 	default: return fail(st, "unknown field '%s'", key);
 	}
 }
@@ -407,6 +423,7 @@ static int parse_scenario(struct scn_file *st, char **tok, int n, struct scenari
 	memset(s, 0, sizeof(*s));
 	s->line = st->line;
 	s->status = SCN_EXIT;
+	s->repeat = 1;
 	strcpy(s->boot, "default");
 	strcpy(s->kernel, "any");
 	for (int i = 0; i < n; i++) {
@@ -613,4 +630,9 @@ bool scn_value_matches(const struct scn_value *v, const char *text)
 	if (!v->is_range)
 		return !strcmp(v->text, text);
 	return !parse_number(text, &n) && n >= v->lo && n <= v->hi;
+}
+
+int scn_number(const char *text, unsigned long long *v)
+{
+	return parse_number(text, v);
 }

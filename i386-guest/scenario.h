@@ -19,6 +19,7 @@
 #define SCN_TEXT 256
 #define SCN_MAX_STRINGS (4 << 20)	/* argv_empty, envp_empty */
 #define SCN_MAX_PAD (64 << 20)		/* argv_bytes, envp_bytes */
+#define SCN_MAX_REPEAT 1000
 
 /* RLIMIT_STACK as a scenario sets it. */
 struct scn_limit {
@@ -66,6 +67,7 @@ struct scenario {
 	unsigned long long argv_bytes, envp_bytes;	/* padding in 32 KiB strings */
 	unsigned long long argv_empty, envp_empty;	/* empty strings ("") */
 	bool norandom;
+	unsigned int repeat;		/* runs, every one must pass (1..SCN_MAX_REPEAT) */
 	char sysctl[128];		/* /proc/sys path, "" for none */
 	char sysctl_value[64];		/* written for the run, then restored */
 	char boot[32];
@@ -135,5 +137,11 @@ bool scn_runs_on(const struct scenario *s, const char *abi);
 
 /* Whether text (a value the program printed) meets the expectation. */
 bool scn_value_matches(const struct scn_value *v, const char *text);
+
+/*
+ * A value the program printed as a number, as a range expectation reads
+ * it (decimal, a size or 0x hex); 0, or -1 when it is not one.
+ */
+int scn_number(const char *text, unsigned long long *v);
 
 #endif

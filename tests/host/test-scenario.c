@@ -157,6 +157,12 @@ static void test_scenarios(void)
 	check(parse_one("@fcap /bin/p net_bind_service setuid\n", &st, &s) == 0 &&
 	      st.nfcaps == 1 && st.fcaps[0].caps == ((1ULL << 10) | (1ULL << 7)),
 	      "scenario: @fcap capability names");
+	check(parses("name=r run=/x repeat=16\n", &s) && s.repeat == 16,
+	      "scenario: repeat= runs the program that many times");
+	check(parses("name=r run=/x repeat=1000\n", &s) && s.repeat == 1000,
+	      "scenario: repeat= up to 1000");
+	check(parses("name=r run=/x\n", &s) && s.repeat == 1,
+	      "scenario: one run by default");
 
 	check(!strcmp(error_of("name=x run=/x\nname=y run=/x bogus=1\n"), "") ,
 	      "scenario: first of two scenarios parses");
@@ -196,6 +202,17 @@ static void test_scenarios(void)
 	      "error: unknown kernel variant");
 	check(strstr(error_of("name=y run=/x norandom=yes\n"), "norandom") != NULL,
 	      "error: norandom takes 0 or 1");
+	check(strstr(error_of("\nname=y run=/x repeat=0\n"), "t.scn:2: bad repeat=0") != NULL,
+	      "error: repeat=0, with file and line");
+	check(strstr(error_of("name=y run=/x repeat=1001\n"), "t.scn:1: bad repeat=1001") != NULL,
+	      "error: repeat above 1000");
+	check(strstr(error_of("name=y run=/x repeat=junk\n"), "t.scn:1: bad repeat=junk") != NULL,
+	      "error: repeat not a number");
+	check(strstr(error_of("name=y run=/x repeat=+5\n"), "bad repeat=+5") != NULL &&
+	      strstr(error_of("name=y run=/x repeat=5x\n"), "bad repeat=5x") != NULL &&
+	      strstr(error_of("name=y run=/x repeat=\n"), "bad repeat=") != NULL &&
+	      strstr(error_of("name=y run=/x repeat=99999999999999999999\n"), "bad repeat=") != NULL,
+	      "error: repeat with a sign, a suffix, no digits or too many");
 }
 
 /* Per-ABI values, $NAME inside a value, and abi=. */
