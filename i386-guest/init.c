@@ -23,10 +23,11 @@
  * suffix kernel/build.sh sets; scenarios with kernel=stock|patched run only
  * there.  Each scenario runs in a child: RLIMIT_STACK, personality, groups,
  * gid and uid are set in that order (the rlimit first, while root may still
- * raise the hard limit), then the program is exec'd with the scenario's
- * argv/envp padding.  An exec failure comes back through a close-on-exec
- * pipe as its errno.  A scenario with repeat=N runs N times and passes when
- * every run does; it is still one test.
+ * raise the hard limit), the ambient= capabilities are raised, then the
+ * program is exec'd with the scenario's argv/envp padding.  An exec failure
+ * comes back through a close-on-exec pipe as its errno.  A scenario with
+ * repeat=N runs N times and passes when every run does; it is still one
+ * test.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -40,8 +41,10 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -158,6 +161,50 @@ static void set_limit(const struct scn_limit *l)
 	}
 }
 
+/*
+ * ambient=, before the drop to the scenario's uid: setuid away from root
+ * clears the permitted set unless the process asked to keep it.
+ */
+static void keep_caps(const struct scenario *s)
+{
+	if (s->ambient && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0)) {
+		perror("guest: PR_SET_KEEPCAPS for ambient=");
+		_exit(125);
+	}
+}
+
+/*
+ * ambient=, after the drop: only a capability both permitted and
+ * inheritable can be raised as ambient (effective is not needed, so it
+ * stays empty), and an exec of a program that is not setuid and has no
+ * file capabilities gives the ambient set to its permitted and effective
+ * sets.  No libcap: the guest's programs are static musl ones.
+ */
+static void raise_ambient(const struct scenario *s)
+{
+	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (!s->ambient)
+		return;
+	memset(data, 0, sizeof(data));
+	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		data[i].permitted = (__u32)(s->ambient >> 32 * i);
+		data[i].inheritable = data[i].permitted;
+	}
+	if (syscall(SYS_capset, &head, data)) {
+		perror("guest: capset for ambient=");
+		_exit(125);
+	}
+	for (int cap = 0; cap < 64; cap++) {
+		if ((s->ambient >> cap & 1) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0)) {
+			perror("guest: PR_CAP_AMBIENT_RAISE for ambient=");
+			_exit(125);
+		}
+	}
+}
+
 static __attribute__((noreturn)) void child(const struct scenario *s, int out, int errfd)
 {
 	char *args[SCN_MAX_ARGS];
@@ -173,11 +220,13 @@ static __attribute__((noreturn)) void child(const struct scenario *s, int out, i
 		_exit(125);
 	}
 	set_limit(&s->stack);
+	keep_caps(s);
 	if ((s->norandom && personality(ADDR_NO_RANDOMIZE) < 0) ||
 	    setgroups(0, NULL) || setgid(s->gid) || setuid(s->uid)) {
 		perror("guest: dropping to the scenario's user");
 		_exit(125);
 	}
+	raise_ambient(s);
 	execve(argv[0], argv, envp);
 	err = errno;
 	if (write(errfd, &err, sizeof(err)) != sizeof(err))

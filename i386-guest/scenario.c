@@ -24,7 +24,7 @@ static const struct {
 	{ "EPERM", EPERM }, { "ENOMEM", ENOMEM }, { "EFAULT", EFAULT },
 	{ "ENOENT", ENOENT }, { "EINVAL", EINVAL }, { "ETXTBSY", ETXTBSY },
 }, caps[] = {
-	/* linux/capability.h numbers of the few capabilities tests grant. */
+	/* linux/capability.h numbers of the few capabilities tests grant (@fcap, ambient=). */
 	{ "setuid", 7 }, { "net_bind_service", 10 }, { "net_raw", 13 },
 	{ "sys_resource", 24 },
 };
@@ -113,6 +113,15 @@ static int lookup(const char *name, const char *const *table, int n)
 	for (int i = 0; i < n; i++)
 		if (!strcmp(name, table[i]))
 			return i;
+	return -1;
+}
+
+/* The number of a capability named as @fcap and ambient= name them, or -1. */
+static int cap_number(const char *name)
+{
+	for (size_t i = 0; i < N(caps); i++)
+		if (!strcmp(caps[i].name, name))
+			return caps[i].value;
 	return -1;
 }
 
@@ -328,9 +337,28 @@ static int parse_repeat(struct scn_file *st, const char *text, struct scenario *
 	return 0;
 }
 
+/* ambient=net_raw,setuid: capabilities the program gets as ambient ones. */
+static int parse_ambient(struct scn_file *st, const char *text, struct scenario *s)
+{
+	char buf[SCN_TEXT];
+	char *name, *save = NULL;
+
+	if (copy(st, buf, sizeof(buf), text, "ambient="))
+		return -1;
+	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		int c = cap_number(name);
+
+		if (c < 0)
+			return fail(st, "ambient=%s: unknown capability %s", text, name);
+		s->ambient |= 1ULL << c;
+	}
+	return s->ambient ? 0 : fail(st, "ambient= needs at least one capability");
+}
+
 static const char *const keys[] = {
 	"name", "run", "user", "stack", "argv_bytes", "envp_bytes", "norandom",
 	"boot", "kernel", "argv_empty", "envp_empty", "sysctl", "abi", "repeat",
+	"ambient",
 };
 
 static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)
@@ -359,6 +387,7 @@ static int parse_field(struct scn_file *st, const char *key, const char *val, st
 	case 11: return parse_sysctl(st, val, s);
 	case 12: return parse_abis(st, val, s);
 	case 13: return parse_repeat(st, val, s);
+	case 14: return parse_ambient(st, val, s);
 	default: return fail(st, "unknown field '%s'", key);
 	}
 }
@@ -461,13 +490,11 @@ static int parse_fcap(struct scn_file *st, char **tok, int n)
 	if (copy(st, f->path, sizeof(f->path), tok[1], "path"))
 		return -1;
 	for (int i = 2; i < n; i++) {
-		size_t c;
+		int c = cap_number(tok[i]);
 
-		for (c = 0; c < N(caps) && strcmp(caps[c].name, tok[i]); c++)
-			;
-		if (c == N(caps))
+		if (c < 0)
 			return fail(st, "unknown capability %s", tok[i]);
-		f->caps |= 1ULL << caps[c].value;
+		f->caps |= 1ULL << c;
 	}
 	return 0;
 }

@@ -68,6 +68,7 @@ struct scenario {
 	unsigned long long argv_empty, envp_empty;	/* empty strings ("") */
 	bool norandom;
 	unsigned int repeat;		/* runs, every one must pass (1..SCN_MAX_REPEAT) */
+	unsigned long long ambient;	/* capability bits raised as ambient for the exec */
 	char sysctl[128];		/* /proc/sys path, "" for none */
 	char sysctl_value[64];		/* written for the run, then restored */
 	char boot[32];

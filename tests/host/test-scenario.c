@@ -161,8 +161,11 @@ static void test_scenarios(void)
 	      "scenario: repeat= runs the program that many times");
 	check(parses("name=r run=/x repeat=1000\n", &s) && s.repeat == 1000,
 	      "scenario: repeat= up to 1000");
-	check(parses("name=r run=/x\n", &s) && s.repeat == 1,
-	      "scenario: one run by default");
+	check(parses("name=r run=/x\n", &s) && s.repeat == 1 && !s.ambient,
+	      "scenario: one run and no ambient capabilities by default");
+	check(parses("name=a run=/x ambient=net_raw,setuid user=1000\n", &s) &&
+	      s.ambient == ((1ULL << 13) | (1ULL << 7)) && s.uid == 1000,
+	      "scenario: ambient= takes @fcap's capability names");
 
 	check(!strcmp(error_of("name=x run=/x\nname=y run=/x bogus=1\n"), "") ,
 	      "scenario: first of two scenarios parses");
@@ -213,6 +216,11 @@ static void test_scenarios(void)
 	      strstr(error_of("name=y run=/x repeat=\n"), "bad repeat=") != NULL &&
 	      strstr(error_of("name=y run=/x repeat=99999999999999999999\n"), "bad repeat=") != NULL,
 	      "error: repeat with a sign, a suffix, no digits or too many");
+	check(strstr(error_of("name=y run=/x ambient=net_raw,cap_chown\n"),
+		     "t.scn:1: ambient=net_raw,cap_chown: unknown capability cap_chown") != NULL,
+	      "error: ambient= with an unknown capability, with file and line");
+	check(strstr(error_of("name=y run=/x ambient=\n"), "needs at least one capability") != NULL,
+	      "error: ambient= without a capability");
 }
 
 /* Per-ABI values, $NAME inside a value, and abi=. */
