@@ -10,6 +10,9 @@
  *                           the mmap base when ASLR is off
  *   stack_top= stack_size=  the [stack] mapping's end and current size
  *   capeff=                 CapEff from /proc/self/status (hex)
+ *   gap=                    StackGuardGap from /proc/self/status (kB there)
+ *                           in bytes, or "none" when the kernel prints no
+ *                           such line
  *
  * The guest installs copies of it as root 4755, root 2755 and with a file
  * capability, so one program shows every secureexec path.
@@ -23,26 +26,50 @@
 
 #include "stackmap.h"
 
-static void capeff(char *out, size_t len)
-{
-	char line[256];
-	FILE *status = fopen("/proc/self/status", "re");
+/* What the probe reads from /proc/self/status. */
+struct status {
+	char capeff[64];	/* CapEff, hex as the kernel prints it */
+	char gap[32];		/* StackGuardGap in bytes, "none" or "unknown" */
+};
 
-	snprintf(out, len, "unknown");
-	if (!status)
+/* StackGuardGap's value ("    1024 kB") in bytes; "unknown" if not in kB. */
+static void gap_bytes(const char *text, char *out, size_t len)
+{
+	unsigned long long kb;
+	char unit[4];
+
+	if (sscanf(text, "%llu %3s", &kb, unit) == 2 && !strcmp(unit, "kB"))
+		snprintf(out, len, "%llu", kb * 1024);
+	else
+		snprintf(out, len, "unknown");
+}
+
+/* CapEff and StackGuardGap, in one pass over the file. */
+static void read_status(struct status *st)
+{
+	static const char gap_key[] = "StackGuardGap:";
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	snprintf(st->capeff, sizeof(st->capeff), "unknown");
+	snprintf(st->gap, sizeof(st->gap), "%s", f ? "none" : "unknown");
+	if (!f)
 		return;
-	while (fgets(line, sizeof(line), status)) {
-		if (sscanf(line, "CapEff: %63s", out) == 1)
-			break;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, gap_key, sizeof(gap_key) - 1))
+			gap_bytes(line + sizeof(gap_key) - 1, st->gap, sizeof(st->gap));
+		else
+			sscanf(line, "CapEff: %63s", st->capeff);
 	}
-	fclose(status);
+	fclose(f);
 }
 
 int main(void)
 {
 	struct rlimit rl;
 	uintptr_t lo = 0, hi = 0, top = 0;
-	char cur[32], max[32], caps[64];
+	char cur[32], max[32];
+	struct status st;
 	void *map;
 
 	if (getrlimit(RLIMIT_STACK, &rl)) {
@@ -59,12 +86,12 @@ int main(void)
 		perror("probe: /proc/self/maps");
 		return 1;
 	}
-	capeff(caps, sizeof(caps));
-	printf("uid=%u euid=%u gid=%u egid=%u secure=%lu rlim_cur=%s rlim_max=%s mmap=%#lx mmap_top=%#lx stack_top=%#lx stack_size=%lu capeff=%s\n",
+	read_status(&st);
+	printf("uid=%u euid=%u gid=%u egid=%u secure=%lu rlim_cur=%s rlim_max=%s mmap=%#lx mmap_top=%#lx stack_top=%#lx stack_size=%lu capeff=%s gap=%s\n",
 	       getuid(), geteuid(), getgid(), getegid(), getauxval(AT_SECURE),
 	       rlimit_text(rl.rlim_cur, cur, sizeof(cur)),
 	       rlimit_text(rl.rlim_max, max, sizeof(max)),
 	       (unsigned long)map, (unsigned long)top, (unsigned long)hi,
-	       (unsigned long)(hi - lo), caps);
+	       (unsigned long)(hi - lo), st.capeff, st.gap);
 	return 0;
 }
