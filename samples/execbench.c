@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * execbench N PROGRAM: vfork and execute PROGRAM (no arguments, empty
- * environment) N times, waiting for each, and print
+ * execbench N PROGRAM [NEXT [ARG...]]: vfork and execute PROGRAM (no
+ * arguments, empty environment) N times, waiting for each, and print
  *
  *   execs=N ns_per_exec=T
  *
  * with T the mean wall time of one vfork + execve + exit + wait, from
  * CLOCK_MONOTONIC.  Used by i386-guest/bench.sh to compare kernels; it is a
- * measurement, not a test.
+ * measurement, not a test.  With NEXT it then executes NEXT with its
+ * arguments: the scenarios use it to flood the kernel log with what N
+ * execs of PROGRAM log, then see whether NEXT's line still gets through.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +24,8 @@ int main(int argc, char **argv)
 	struct timespec start, end;
 	long n, i;
 
-	if (argc != 3 || (n = atol(argv[1])) <= 0) {
-		fprintf(stderr, "usage: execbench N PROGRAM\n");
+	if (argc < 3 || (n = atol(argv[1])) <= 0) {
+		fprintf(stderr, "usage: execbench N PROGRAM [NEXT [ARG...]]\n");
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -44,5 +46,10 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	printf("execs=%ld ns_per_exec=%lld\n", n,
 	       ((end.tv_sec - start.tv_sec) * 1000000000LL + end.tv_nsec - start.tv_nsec) / n);
-	return 0;
+	if (argc == 3)
+		return 0;
+	fflush(stdout);
+	execv(argv[3], argv + 3);
+	perror("execbench: NEXT");
+	return 1;
 }
