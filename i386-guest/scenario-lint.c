@@ -101,6 +101,7 @@ static int lint(int n, char **files, const char *abi)
 		nseen = 0;
 		r |= parse_all(n, files, &st, NULL, NULL, NULL, errors);
 	}
+	printf("1..%d\n", n);
 	for (int i = 0; i < n; i++) {
 		if (errors[i][0])
 			printf("not ok - lint %s # %s\n", files[i], errors[i]);

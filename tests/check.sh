@@ -10,13 +10,35 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 report=$BUILD/check.tap
 
-# A test program that dies without saying so is a failure too.
+# A host test is a TAP stream (tests/lib/tap.sh, tap.h): its plan becomes a
+# comment of the report, and a test that prints another number of results
+# than it planned, no plan, or dies without saying so, is a failure too.
 run_host() {
+	local name=$1
+	shift
+	"$@" | awk -v name="$name" '
+		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; print "# host " name ": plan " plan; next }
+		/^(not )?ok/ { ran++ }
+		{ print }
+		END {
+			if (!plan)
+				print "not ok - host " name " printed no plan"
+			else if (ran != plan)
+				print "not ok - host " name " planned " plan " results, printed " ran
+		}'
+	local status=${PIPESTATUS[0]}
+	[ "$status" = 0 ] || echo "not ok - host $name exited with status $status"
+}
+
+# The guest runs and the Debian config builds are checked against what
+# they must report by their own scripts (run.sh: "all N scenarios
+# reported"), not by a plan.
+run_stream() {
 	local name=$1
 	shift
 	"$@"
 	local status=$?
-	[ "$status" = 0 ] || echo "not ok - host $name exited with status $status"
+	[ "$status" = 0 ] || echo "not ok - $name exited with status $status"
 }
 
 # Every patch of a series must be checkpatch --strict clean.  (That each
@@ -58,18 +80,18 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 		echo "# kernel series $series: checkpatch --strict on each patch in series order"
 		checkpatch_series "$series"
 		echo "# kernel series $series: W=1 under Debian's configs, touched objects"
-		SERIES=$series run_host "debian-configs $series" "$top/kernel/check-debian-configs.sh"
+		SERIES=$series run_stream "debian-configs $series" "$top/kernel/check-debian-configs.sh"
 	done
 	for combo in $CHECK_COMBOS; do
 		series=${combo%/*} arch=${combo#*/}
 		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch)" \
 			"from $(ls /usr/src/linux-source-"$series".tar.xz)"
-		SERIES=$series ARCH=$arch run_host "guest-runs $combo" "$top/i386-guest/run.sh" stock patched
+		SERIES=$series ARCH=$arch run_stream "guest-runs $combo" "$top/i386-guest/run.sh" stock patched
 	done
 	for series in ${CHECK_DEBUG:-}; do
 		echo "# guest tests under KASAN and UBSAN: linux $(SERIES=$series "$top/kernel/tree.sh" version)" \
 			"(x86_64) + kernel/patches/$series, kernel/config/debug.config"
-		SERIES=$series ARCH=x86_64 run_host "guest-runs $series/x86_64 debug" \
+		SERIES=$series ARCH=x86_64 run_stream "guest-runs $series/x86_64 debug" \
 			"$top/i386-guest/run.sh" patched-debug
 	done
 } 2>&1 | tee "$report"
