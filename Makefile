@@ -124,9 +124,9 @@ $(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
 
 # The note's two definitions (kernel UAPI, elf-note-tool's header) must
 # agree: built for i386 and x86_64 against the patched tree's headers, run here.
-$(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
+$(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c tests/lib/tap.h elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
 	@mkdir -p $(@D)
-	$(CC_$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
+	$(CC_$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -Itests/lib -o $@ $<
 
 # elfnote's pure parts (size parser, note bytes, editor) on images in memory.
 ELFNOTE_UNIT_SRC := $(addprefix elf-note-tool/src/,size.c policy.c edit.c addnote.c elffile.c)

@@ -10,36 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 report=$BUILD/check.tap
 
-# A host test is a TAP stream (tests/lib/tap.sh, tap.h): its plan becomes a
-# comment of the report, and a test that prints another number of results
-# than it planned, no plan, or dies without saying so, is a failure too.
-run_host() {
-	local name=$1
-	shift
-	"$@" | awk -v name="$name" '
-		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; print "# host " name ": plan " plan; next }
-		/^(not )?ok/ { ran++ }
-		{ print }
-		END {
-			if (!plan)
-				print "not ok - host " name " printed no plan"
-			else if (ran != plan)
-				print "not ok - host " name " planned " plan " results, printed " ran
-		}'
-	local status=${PIPESTATUS[0]}
-	[ "$status" = 0 ] || echo "not ok - host $name exited with status $status"
-}
-
-# The guest runs and the Debian config builds are checked against what
-# they must report by their own scripts (run.sh: "all N scenarios
-# reported"), not by a plan.
-run_stream() {
-	local name=$1
-	shift
-	"$@"
-	local status=$?
-	[ "$status" = 0 ] || echo "not ok - $name exited with status $status"
-}
+. "$top/tests/lib/report.sh"
 
 # Every patch of a series must be checkpatch --strict clean.  (That each
 # applies is checked by kernel/tree.sh, which stops the build otherwise.)
@@ -65,6 +36,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}" "$top"/tests/bench/*.scn
 	run_host test-scenario "$BUILD/host/test-scenario"
+	run_host test-tap "$top/tests/host/test-tap.sh"
 	run_host test-tree "$top/tests/host/test-tree.sh"
 	# i386 programs run under qemu-i386: the host's kernel may refuse them
 	# (make check makes sure it does: tests/host/no-i386.c).

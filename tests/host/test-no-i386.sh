@@ -11,10 +11,9 @@ BUILD=${BUILD:-$top/build}
 wrap=$BUILD/host/no-i386
 i386_true=$BUILD/guest-bin/i386/true
 x86_64_true=$BUILD/guest-bin/x86_64/true
-
-check() {
-	if [ "$1" = 0 ]; then echo "ok - no-i386: $2"; else echo "not ok - no-i386: $2"; fi
-}
+. "$top/tests/lib/tap.sh"
+TAP_PREFIX="no-i386: "
+tap_plan 5
 
 # How this host treats i386 programs on its own, for the record.
 "$i386_true" 2>/dev/null
@@ -30,7 +29,7 @@ esac
 "$wrap" sh -c '"$1"; echo $?' _ "$i386_true" > "$BUILD/host/no-i386.out" 2>/dev/null
 status=$(tail -n 1 "$BUILD/host/no-i386.out")
 [ "$status" = 126 ] || [ "$status" = 159 ]
-check $? "an i386 program does not run below the wrapper (exit $status: 126 ENOEXEC or 159 SIGSYS)"
+tap_check $? "an i386 program does not run below the wrapper (exit $status: 126 ENOEXEC or 159 SIGSYS)"
 
 # A 64-bit program asking for a 32-bit system call (int 0x80) does not
 # get it: SIGSYS from the filter, or SIGSEGV where the host's kernel
@@ -40,12 +39,12 @@ printf '.globl _start\n_start: movl $1, %%eax\n movl $0, %%ebx\n int $0x80\n' > 
 "$wrap" sh -c '"$1"; echo $?' _ "$BUILD/host/int80" > "$BUILD/host/no-i386.out" 2>/dev/null
 status=$(tail -n 1 "$BUILD/host/no-i386.out")
 [ "$status" = 159 ] || [ "$status" = 139 ]
-check $? "int 0x80 from a 64-bit program exits 159 (SIGSYS) or 139 (SIGSEGV), not 0 (got $status)"
+tap_check $? "int 0x80 from a 64-bit program exits 159 (SIGSYS) or 139 (SIGSEGV), not 0 (got $status)"
 
 "$wrap" "$x86_64_true"
-check $? "an x86_64 program runs below the wrapper"
+tap_check $? "an x86_64 program runs below the wrapper"
 "$wrap" qemu-i386 "$i386_true"
-check $? "qemu-i386 runs an i386 program below the wrapper"
+tap_check $? "qemu-i386 runs an i386 program below the wrapper"
 "$wrap" qemu-i386 "$BUILD/guest-bin/i386/probe" > "$BUILD/host/no-i386.out"
 grep -q ' secure=0 ' "$BUILD/host/no-i386.out"
-check $? "qemu-i386 runs the i386 probe below the wrapper; it prints secure=0"
+tap_check $? "qemu-i386 runs the i386 probe below the wrapper; it prints secure=0"

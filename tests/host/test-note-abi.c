@@ -34,6 +34,9 @@ typedef Elf32_Ehdr Ehdr;
 typedef Elf32_Phdr Phdr;
 #endif
 
+#define TAP_PREFIX "note ABI " CLASS ": "
+#include "tap.h"
+
 _Static_assert(NT_LINUX_EXEC_POLICY == EXEC_POLICY_NOTE_TYPE, "note type");
 _Static_assert(sizeof(NN_LINUX_EXEC_POLICY) == EXEC_POLICY_NOTE_NAMESZ, "name size");
 _Static_assert(LINUX_EXEC_POLICY_ALIGN == EXEC_POLICY_NOTE_ALIGN, "alignment");
@@ -45,14 +48,6 @@ _Static_assert(sizeof(struct linux_exec_policy_prop) == sizeof(struct exec_polic
 	       "property header size");
 _Static_assert(offsetof(struct linux_exec_policy_prop, pr_datasz) ==
 	       offsetof(struct exec_policy_prop, pr_datasz), "property header layout");
-
-static int failures;
-
-static void check(int ok, const char *name)
-{
-	printf("%s - note ABI " CLASS ": %s\n", ok ? "ok" : "not ok", name);
-	failures += !ok;
-}
 
 static unsigned char file[1 << 20];
 
@@ -95,10 +90,11 @@ int main(void)
 	ssize_t n = fd < 0 ? -1 : read(fd, file, sizeof(file));
 	long long request;
 
-	check(!strcmp(NN_LINUX_EXEC_POLICY, EXEC_POLICY_NOTE_NAME), "same note name");
-	check(n > (ssize_t)sizeof(Ehdr), "read /proc/self/exe");
+	tap_plan(3);
+	tap_check(!strcmp(NN_LINUX_EXEC_POLICY, EXEC_POLICY_NOTE_NAME), "same note name");
+	tap_check(n > (ssize_t)sizeof(Ehdr), "read /proc/self/exe");
 	request = n > 0 ? find_request((size_t)n) : -3;
-	check(request == 32 << 20,
-	      "EXEC_POLICY_SUID_STACK(32 << 20) reads back as 33554432 with the kernel's definitions");
-	return failures != 0;
+	tap_check(request == 32 << 20,
+		  "EXEC_POLICY_SUID_STACK(32 << 20) reads back as 33554432 with the kernel's definitions");
+	return tap_done();
 }

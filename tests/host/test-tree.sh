@@ -5,12 +5,11 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+TAP_PREFIX="host tree.sh: "
+tap_plan 10
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-check() {
-	if [ "$1" = 0 ]; then echo "ok - host tree.sh: $2"; else echo "not ok - host tree.sh: $2"; fi
-}
+tap_on_exit 'rm -rf "$work"'
 
 # A "kernel" whose Makefile answers `make kernelversion` like the real one.
 mkdir -p "$work/linux-source-9.9/fs"
@@ -35,22 +34,22 @@ run() {
 }
 
 out=$(run patched 2>&1)
-check $? "a good series applies"
+tap_check $? "a good series applies"
 grep -qx 'one' "$work/build/src/linux-9.9-patched/fs/exec.c" &&
 	grep -qx 'TWO' "$work/build/src/linux-9.9-patched/fs/exec.c" &&
 	grep -qx 'THREE' "$work/build/src/linux-9.9-patched/fs/exec.c"
-check $? "both patches are in the patched tree"
+tap_check $? "both patches are in the patched tree"
 grep -qx 'two' "$work/build/src/linux-9.9-pristine/fs/exec.c"
-check $? "the pristine tree is untouched"
+tap_check $? "the pristine tree is untouched"
 [ "$(run version)" = 9.9.42 ]
-check $? "version reports the tree's kernelversion"
+tap_check $? "version reports the tree's kernelversion"
 
 out=$(run patched 2>&1) && ! echo "$out" | grep -q APPLY
-check $? "an unchanged series is not re-applied"
+tap_check $? "an unchanged series is not re-applied"
 
 printf '# test series\n0001-first.patch\n' > "$work/patches/series"
 run patched >/dev/null 2>&1 && grep -qx 'three' "$work/build/src/linux-9.9-patched/fs/exec.c"
-check $? "dropping a patch from series resets the tree"
+tap_check $? "dropping a patch from series resets the tree"
 
 # A patch written against another version of the file.
 sed 's/^-three$/-tree/; s/^ two$/ too/' "$work/patches/0002-second.patch" > "$work/patches/0003-stale.patch"
@@ -58,13 +57,13 @@ printf '0001-first.patch\n0003-stale.patch\n' > "$work/patches/series"
 out=$(run patched 2>&1)
 status=$?
 [ "$status" != 0 ]
-check $? "a patch that does not apply fails the run"
+tap_check $? "a patch that does not apply fails the run"
 echo "$out" | grep -q 'patch 0003-stale.patch does not apply to linux 9.9.42'
-check $? "the failure names the patch and the tree version"
+tap_check $? "the failure names the patch and the tree version"
 [ ! -f "$work/build/src/linux-9.9-patched/.git/series-id" ]
-check $? "a failed series is not recorded as applied"
+tap_check $? "a failed series is not recorded as applied"
 
 printf '0001-first.patch\nmissing.patch\n' > "$work/patches/series"
 out=$(run patched 2>&1)
 [ $? != 0 ] && echo "$out" | grep -q 'series names missing.patch'
-check $? "a series naming a missing file fails"
+tap_check $? "a series naming a missing file fails"

@@ -56,15 +56,17 @@ tap_on_exit() {
 _tap_exit() {
 	local status=$? cmd
 	for cmd in "${_tap_cleanup[@]}"; do eval "$cmd"; done
+	local bad=0
 	if [ -z "$_tap_planned" ]; then
 		echo "not ok - ${TAP_PREFIX}the test printed no plan"
-		status=1
+		bad=1
 	elif [ "$_tap_count" != "$_tap_planned" ]; then
 		echo "not ok - ${TAP_PREFIX}planned $_tap_planned results, printed $_tap_count"
-		status=1
-	elif [ "$_tap_failed" != 0 ]; then
-		status=1
+		bad=1
 	fi
+	[ "$_tap_failed" = 0 ] || bad=1
+	# A status the script chose (a usage error's 2) is kept.
+	[ "$status" != 0 ] || status=$bad
 	exit "$status"
 }
 trap _tap_exit EXIT
