@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "elffile.h"
+#include "exit.h"
 #include "json.h"
 #include "names.h"
 #include "setclear.h"
@@ -56,8 +57,6 @@ static const char usage_text[] =
 	"       each DIR (default /), with their notes; --all lists every ELF\n"
 	"       executable.\n";
 
-#define EXIT_USAGE 64
-
 static const char *verdict_name(enum elf_verdict v)
 {
 	switch (v) {
@@ -66,6 +65,18 @@ static const char *verdict_name(enum elf_verdict v)
 	case ELF_MALFORMED: return "malformed";
 	case ELF_NOT_EXECUTABLE: return "not-executable";
 	default: return "error";
+	}
+}
+
+/* check's exit status for one file; the worst of them is the command's. */
+static int check_status(enum elf_verdict v)
+{
+	switch (v) {
+	case ELF_ANNOTATED: return EXIT_NOTE;
+	case ELF_NO_NOTE: return EXIT_NO_NOTE;
+	case ELF_MALFORMED: return EXIT_MALFORMED;
+	case ELF_NOT_EXECUTABLE: return EXIT_NOT_EXECUTABLE;
+	default: return EXIT_IO_ERROR;
 	}
 }
 
@@ -157,7 +168,7 @@ static int parse_flag(int argc, char **argv, const char *name, int short_name, i
 
 static int cmd_show(int argc, char **argv)
 {
-	int json = 0, worst = 0, first = parse_flag(argc, argv, "json", 0, &json);
+	int json = 0, status = EXIT_OK, first = parse_flag(argc, argv, "json", 0, &json);
 
 	if (first < 0)
 		return EXIT_USAGE;
@@ -172,14 +183,14 @@ static int cmd_show(int argc, char **argv)
 			show_text(argv[i], &r);
 		}
 		if (r.verdict >= ELF_MALFORMED)
-			worst = 1;
+			status = EXIT_FILE_FAILED;
 	}
-	return worst;
+	return status;
 }
 
 static int cmd_check(int argc, char **argv)
 {
-	int quiet = 0, worst = 0, first = parse_flag(argc, argv, "quiet", 'q', &quiet);
+	int quiet = 0, worst = EXIT_NOTE, first = parse_flag(argc, argv, "quiet", 'q', &quiet);
 
 	if (first < 0)
 		return EXIT_USAGE;
@@ -189,8 +200,8 @@ static int cmd_check(int argc, char **argv)
 		elf_inspect(argv[i], &r);
 		if (!quiet)
 			complain(argv[i], &r);
-		if ((int)r.verdict > worst)
-			worst = (int)r.verdict;
+		if (check_status(r.verdict) > worst)
+			worst = check_status(r.verdict);
 	}
 	return worst;
 }
@@ -203,11 +214,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(usage_text, stdout);
-		return 0;
+		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("elfnote %s\n", ELFNOTE_VERSION);
-		return 0;
+		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "show"))
 		return cmd_show(argc - 1, argv + 1);

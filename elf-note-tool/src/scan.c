@@ -59,11 +59,9 @@
 #include <unistd.h>
 
 #include "elffile.h"
+#include "exit.h"
 #include "json.h"
 #include "names.h"
-
-#define EXIT_UNREADABLE	4
-#define EXIT_USAGE	64
 
 /* What the kernel reads for file capabilities (XATTR_NAME_CAPS). */
 #define CAPS_XATTR	"security.capability"
@@ -710,9 +708,9 @@ static int scan_roots(struct scan *s, char **roots)
 	free(w.path);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "elfnote: standard output: %s\n", strerror(errno));
-		return EXIT_UNREADABLE;
+		return EXIT_IO_ERROR;
 	}
-	return s->failed ? EXIT_UNREADABLE : 0;
+	return s->failed ? EXIT_IO_ERROR : EXIT_OK;
 }
 
 int cmd_scan(int argc, char **argv)
@@ -738,7 +736,7 @@ int cmd_scan(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(scan_usage, stdout);
-			return 0;
+			return EXIT_OK;
 		default:
 			fputs(scan_usage, stderr);
 			return EXIT_USAGE;

@@ -7,11 +7,10 @@
 #include <string.h>
 
 #include "edit.h"
+#include "exit.h"
 #include "names.h"
 #include "safewrite.h"
 #include "size.h"
-
-#define EXIT_USAGE 64
 
 static const char usage_text[] =
 	"usage: elfnote set [-n] [--follow-symlinks] [--suid-stack SIZE]\n"
@@ -159,12 +158,12 @@ static int parse(int argc, char **argv, bool set, struct opts *o)
 int cmd_setclear(int argc, char **argv)
 {
 	struct opts o;
-	int first = parse(argc, argv, argv[0][0] == 's', &o), status = 0;
+	int first = parse(argc, argv, argv[0][0] == 's', &o), status = EXIT_OK;
 
 	if (first < 0)
 		return EXIT_USAGE;
 	for (int i = first; i < argc; i++)
 		if (!edit_one(argv[i], &o))
-			status = 1;
+			status = EXIT_FILE_FAILED;
 	return status;
 }
