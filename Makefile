@@ -129,7 +129,7 @@ $(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c elf-note-tool/include/
 	$(CC_$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
 
 # elfnote's pure parts (size parser, note bytes, editor) on images in memory.
-ELFNOTE_UNIT_SRC := $(addprefix elf-note-tool/src/,size.c policy.c edit.c addnote.c elffile.c)
+ELFNOTE_UNIT_SRC := $(addprefix elf-note-tool/src/,size-arg.c policy.c edit.c addnote.c elffile.c)
 $(BUILD)/host/test-elfnote-unit: tests/host/test-elfnote-unit.c $(ELFNOTE_UNIT_SRC) $(wildcard elf-note-tool/src/*.h) elf-note-tool/include/exec-policy-note.h
 	@mkdir -p $(@D)
 	cc $(HOST_CFLAGS) -Ielf-note-tool/src -Ielf-note-tool/include -o $@ $< $(ELFNOTE_UNIT_SRC) -lelf

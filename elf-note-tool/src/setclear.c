@@ -10,7 +10,7 @@
 #include "exit.h"
 #include "names.h"
 #include "safewrite.h"
-#include "size.h"
+#include "size-arg.h"
 
 static const char usage_text[] =
 	"usage: elfnote set [-n] [--follow-symlinks] [--suid-stack SIZE]\n"
@@ -96,7 +96,7 @@ static bool valid_size(const char *arg, uint64_t min, uint64_t max, const char *
 {
 	const char *why;
 
-	if (!size_parse(arg, value, &why))
+	if (!size_arg_parse(arg, value, &why))
 		fprintf(stderr, "elfnote: invalid size '%s': %s\n", arg, why);
 	else if (*value % 4096)
 		fprintf(stderr, "elfnote: invalid size '%s': not a multiple of 4096 bytes\n", arg);

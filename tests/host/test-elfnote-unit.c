@@ -15,7 +15,7 @@
 #include "elffile.h"
 #include "exec-policy-note.h"
 #include "policy.h"
-#include "size.h"
+#include "size-arg.h"
 
 static int failed;
 
@@ -60,7 +60,7 @@ static void test_sizes(void)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t v = 0;
 		const char *why = NULL;
-		bool got = size_parse(sizes[i].in, &v, &why);
+		bool got = size_arg_parse(sizes[i].in, &v, &why);
 
 		ok(got == sizes[i].valid && (!got || v == sizes[i].bytes) && (got || why),
 		   "size '%s': %s", sizes[i].in, got ? "accepted" : why ? why : "refused without a reason");
