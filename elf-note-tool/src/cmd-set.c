@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "setclear.h"
-
+/*
+ * elfnote set and clear: the command line around edit.c and safewrite.c.
+ * One file for both because clear is set with both requests at 0: the
+ * same options but the sizes, the same edit of each file, the same
+ * report; only the parsing of the sizes is set's alone.
+ */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "command.h"
 #include "edit.h"
 #include "exit.h"
 #include "names.h"
 #include "safewrite.h"
 #include "size-arg.h"
-
-static const char usage_text[] =
-	"usage: elfnote set [-n] [--follow-symlinks] [--suid-stack SIZE]\n"
-	"                   [--stack-guard-gap SIZE] FILE...\n"
-	"       elfnote clear [-n] [--follow-symlinks] FILE...\n";
 
 struct opts {
 	struct edit_request req;
@@ -121,7 +121,7 @@ static bool set_option(int c, const char *arg, struct edit_request *req)
 			  &req->stack_guard_gap);
 }
 
-static int parse(int argc, char **argv, bool set, struct opts *o)
+static int parse(const struct command *cmd, int argc, char **argv, bool set, struct opts *o)
 {
 	const struct option opts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -142,23 +142,23 @@ static int parse(int argc, char **argv, bool set, struct opts *o)
 			if (!set_option(c, optarg, &o->req))
 				return -1;
 		} else {
-			fputs(usage_text, stderr);
+			command_usage(cmd, stderr);
 			return -1;
 		}
 	}
 	if (!set)
 		o->req = (struct edit_request){ .set_stack = true, .set_gap = true };
 	if (optind == argc || !(o->req.set_stack || o->req.set_gap)) {
-		fputs(usage_text, stderr);
+		command_usage(cmd, stderr);
 		return -1;
 	}
 	return optind;
 }
 
-int cmd_setclear(int argc, char **argv)
+int cmd_set(const struct command *cmd, int argc, char **argv)
 {
 	struct opts o;
-	int first = parse(argc, argv, argv[0][0] == 's', &o), status = EXIT_OK;
+	int first = parse(cmd, argc, argv, !strcmp(cmd->name, "set"), &o), status = EXIT_OK;
 
 	if (first < 0)
 		return EXIT_USAGE;
