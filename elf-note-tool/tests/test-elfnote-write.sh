@@ -242,7 +242,7 @@ check $? "an unprivileged user on a root-owned 4755 file: permission error, unto
 # x86_64 host runs (an i386 one would need qemu-i386, which opens the file
 # instead of executing it and so checks no exec permission).
 mkdir "$work/acl" && setfacl -d -m u:nobody:rwx "$work/acl" &&
-	cp "$BUILD/guest-bin/x86_64/probe" "$work/acl/p" && chmod 4750 "$work/acl/p" && setfacl -b "$work/acl/p"
+	cp "$GUEST_BIN/x86_64/probe" "$work/acl/p" && chmod 4750 "$work/acl/p" && setfacl -b "$work/acl/p"
 "$elfnote" set --suid-stack 32M "$work/acl/p" >/dev/null &&
 	[ "$(stat -c %a "$work/acl/p")" = 4750 ] &&
 	! getfattr --absolute-names -n system.posix_acl_access "$work/acl/p" >/dev/null 2>&1 &&

@@ -40,7 +40,7 @@ effective() {
 for abi in i386 x86_64; do
 	while read -r name outcome _; do
 		case "$name" in ''|'#'*) continue ;; esac
-		got=$(effective "$BUILD/generated/$abi/bin/bad-$name")
+		got=$(effective "$GENERATED/$abi/bin/bad-$name")
 		[ "$got" = "$outcome" ]
 		check $? "corpus $abi $name: kernel says $outcome, elfnote says $got"
 	done < "$top/tests/malformed/corpus.txt"
@@ -108,7 +108,7 @@ check $? "JSON escapes quotes, backslashes, newlines and invalid UTF-8"
 check $? "JSON: one line per file"
 
 # 6. make install puts the tool, its man page and the header in place.
-make -s -C "$top/elf-note-tool" OUT="$BUILD/elfnote" install PREFIX=/usr DESTDIR="$work/root" >/dev/null &&
+make -s -C "$top/elf-note-tool" OUT="$ELFNOTE_OUT" install PREFIX=/usr DESTDIR="$work/root" >/dev/null &&
 	[ -x "$work/root/usr/bin/elfnote" ] && [ -f "$work/root/usr/share/man/man1/elfnote.1" ] &&
 	[ -f "$work/root/usr/include/exec-policy-note.h" ] &&
 	"$work/root/usr/bin/elfnote" check "$bin/probe-n32"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # elfnote show/check against readelf and eu-readelf on the ELF kinds matrix
-# (tests/host/make-elf-kinds.sh): i386, x86_64, MIPS, PowerPC and PowerPC64
+# (elf-note-tool/tests/make-elf-kinds.sh): i386, x86_64, MIPS, PowerPC and PowerPC64
 # programs from gcc, clang and the assembler, glibc and musl, static,
 # static-pie and dynamic, with and without the note, and stripped.  For
 # every file: elfnote's class, byte order and type are readelf -h's; the
@@ -23,7 +23,7 @@ check() {
 
 # Built afresh (a few seconds), so there is no cache to go stale.
 kinds=$work/kinds
-if ! "$top/tests/host/make-elf-kinds.sh" "$kinds" 2>"$work/build.err"; then
+if ! "$top/elf-note-tool/tests/make-elf-kinds.sh" "$kinds" 2>"$work/build.err"; then
 	check 1 "make-elf-kinds.sh builds every kind"
 	sed 's/^/#   /' "$work/build.err"
 	exit 1
