@@ -44,11 +44,12 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host test-no-i386 "$top/tests/host/test-no-i386.sh"
 	run_host test-note-abi-i386 qemu-i386 "$BUILD/host/test-note-abi-i386"
 	run_host test-note-abi-x86_64 "$BUILD/host/test-note-abi-x86_64"
-	run_host test-elfnote-unit "$BUILD/host/test-elfnote-unit" "$BUILD"
-	run_host test-elfnote "$top/tests/host/test-elfnote.sh"
-	run_host test-elfnote-write "$top/tests/host/test-elfnote-write.sh"
-	run_host test-elfnote-scan "$top/tests/host/test-elfnote-scan.sh"
-	run_host test-elfnote-kinds "$top/tests/host/test-elfnote-kinds.sh"
+	# elfnote's tests, built by elf-note-tool's make check-build.
+	run_host test-elfnote-unit "$BUILD/elfnote/test-elfnote-unit" "$BUILD/guest-bin" "$BUILD/generated"
+	run_host test-elfnote "$top/elf-note-tool/tests/test-elfnote.sh"
+	run_host test-elfnote-write "$top/elf-note-tool/tests/test-elfnote-write.sh"
+	run_host test-elfnote-scan "$top/elf-note-tool/tests/test-elfnote-scan.sh"
+	run_host test-elfnote-kinds "$top/elf-note-tool/tests/test-elfnote-kinds.sh"
 	for series in $series_list; do
 		echo "# kernel series $series: checkpatch --strict on each patch in series order"
 		checkpatch_series "$series"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The floor for elfnote scan's benchmark (bench/scan-bench.sh): the walk
- * scan makes (src/scan.c: getdents64() of each directory at once, d_type,
+ * scan makes (src/cmd-scan.c: getdents64() of each directory at once, d_type,
  * openat() relative to the directory, statx() and fchdir() per directory,
  * not crossing mounts, symlinks not followed) and, for every regular
  * file, a stat, and for those with an execute (or setuid/setgid) bit,

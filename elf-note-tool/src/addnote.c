@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elffile.h"
 #include "exec-policy-note.h"
 #include "policy.h"
 
@@ -79,7 +80,7 @@ static uint64_t user_top(const struct layout *l)
 	return l->eh.e_machine == EM_386 ? 0xc0000000ULL : UINT32_MAX;
 }
 
-static const char names[] = EXEC_POLICY_NOTE_SECTION "\0" ADDNOTE_PHDR_SECTION;
+static const char names[] = EXEC_POLICY_NOTE_SECTION "\0" ELF_ADDED_PHDR_SECTION;
 
 /* The highest end of a loadable segment, and the largest alignment. */
 static const char *scan_loads(struct layout *l, size_t len, uint64_t *end)

@@ -11,9 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Section names the rewrite adds, so that strip tools keep what it adds. */
-#define ADDNOTE_PHDR_SECTION	".elfnote.phdrs"
-
 /*
  * Returns a new image of len + some bytes whose first len bytes are
  * image's except the ELF header, with a note of both requests; or NULL

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "elffile.h"
 
-#include "addnote.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -101,7 +99,7 @@ static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_r
 		r->verdict = r->policy.found ? ELF_ANNOTATED : ELF_NO_NOTE;
 }
 
-/* A section elfnote set adds with a note after linking (addnote.h). */
+/* A section elfnote set adds with a note after linking (elffile.h). */
 static bool stamped_after_link(Elf *elf)
 {
 	size_t shstrndx;
@@ -114,7 +112,7 @@ static bool stamped_after_link(Elf *elf)
 		const char *name;
 
 		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(name, ADDNOTE_PHDR_SECTION))
+		    !strcmp(name, ELF_ADDED_PHDR_SECTION))
 			return true;
 	}
 	return false;

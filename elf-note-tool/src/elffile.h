@@ -11,6 +11,15 @@
 
 #include "policy.h"
 
+/*
+ * The section that names the program header table elfnote set moves to
+ * when it adds a note after linking (addnote.c), so that strip tools keep
+ * the table.  The reader recognises it to explain what GNU strip did to
+ * such a file; defined here, with the reader, because the writer builds
+ * on the reader and never the other way round.
+ */
+#define ELF_ADDED_PHDR_SECTION	".elfnote.phdrs"
+
 enum elf_verdict {
 	ELF_ANNOTATED = 0,	/* a well-formed note (its request may be 0) */
 	ELF_NO_NOTE = 1,	/* an executable without a policy note */

@@ -2,142 +2,118 @@
 /*
  * elfnote: inspect, stamp and audit the exec policy note of ELF executables.
  *
- *   elfnote show [--json] FILE...   what the note asks, per file
- *   elfnote check FILE...           exit status for scripts (see usage)
- *   elfnote set --suid-stack SIZE FILE..., elfnote clear FILE...
- *   elfnote scan [DIR...]           the setuid/setgid/capability audit
- *
- * Errors go to stderr as "elfnote: FILE: reason".
+ * The command table below names each command, the function that runs it
+ * (cmd-NAME.c) and its usage; every usage text comes from it, so the
+ * synopsis and help cannot drift apart between elfnote --help and a
+ * command's usage error.  Exit statuses are exit.h's.  Errors go to
+ * stderr as "elfnote: FILE: reason".
  */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "elffile.h"
-#include "json.h"
-#include "names.h"
-#include "setclear.h"
-#include "scan.h"
+#include "command.h"
+#include "exit.h"
 
 #ifndef ELFNOTE_VERSION
 #define ELFNOTE_VERSION "0.1"
 #endif
 
-static const char usage_text[] =
-	"usage: elfnote show [--json] FILE...\n"
-	"       elfnote check [-q] FILE...\n"
-	"       elfnote set [-n] [--follow-symlinks] [--suid-stack SIZE]\n"
-	"                   [--stack-guard-gap SIZE] FILE...\n"
-	"       elfnote clear [-n] [--follow-symlinks] FILE...\n"
-	"       elfnote scan [--json] [--all] [DIR...]\n"
-	"       elfnote --help | --version\n"
-	"\n"
-	"show   prints the exec policy note of each file: the secureexec stack\n"
-	"       size it requests, that there is none, or why it is malformed.\n"
-	"       --json prints one JSON object per file and line.\n"
-	"check  prints nothing but problems and exits with, for the worst file:\n"
-	"         0  a well-formed note       1  no note\n"
-	"         2  a malformed note (execve fails with ENOEXEC on kernels\n"
-	"            that read it)            3  not an ELF executable\n"
-	"         4  I/O error                64 usage error\n"
-	"set    makes each file request, with --suid-stack, SIZE bytes of stack\n"
-	"       when run setuid, setgid or with capabilities (a multiple of 4096\n"
-	"       above 8M), and with --stack-guard-gap its own stack guard gap\n"
-	"       (a multiple of 4096 up to 64M); SIZE in bytes, or K, M, G.\n"
-	"       Rewrites the note, or adds one to a linked file; nothing is\n"
-	"       written where the values are already there.\n"
-	"clear  rewrites every request to 0 (none); the note stays.\n"
-	"       -n, --dry-run: say what would change, write nothing.\n"
-	"       Files are replaced whole, keeping owner, mode and xattrs; set and\n"
-	"       clear exit 0, or 1 when any file could not be done.\n"
-	"scan   lists setuid, setgid and file-capability ELF executables under\n"
-	"       each DIR (default /), with their notes; --all lists every ELF\n"
-	"       executable.\n";
-
-#define EXIT_USAGE 64
-
-static const char *verdict_name(enum elf_verdict v)
-{
-	switch (v) {
-	case ELF_ANNOTATED: return "annotated";
-	case ELF_NO_NOTE: return "none";
-	case ELF_MALFORMED: return "malformed";
-	case ELF_NOT_EXECUTABLE: return "not-executable";
-	default: return "error";
-	}
-}
-
-static void complain(const char *path, const struct elf_report *r)
-{
-	if (r->verdict == ELF_MALFORMED)
-		name_error(path, "malformed exec policy note: %s", r->policy.problem);
-	else if (r->verdict >= ELF_NOT_EXECUTABLE)
-		name_error(path, "%s", r->reason);
-}
-
-/* A request as " bytes (KiB)". */
-static void print_size(const char *what, uint64_t v)
-{
-	printf("%s %" PRIu64 " bytes (%" PRIu64 " KiB)", what, v, v >> 10);
-}
-
-static void show_text(const char *path, const struct elf_report *r)
-{
-	const struct policy *p = &r->policy;
-
-	if (r->verdict >= ELF_MALFORMED) {
-		complain(path, r);
-		return;
-	}
-	name_print(stdout, path);
-	if (r->verdict == ELF_NO_NOTE) {
-		printf(": no exec policy note%s%s\n", p->problem ? "; " : "",
-		       p->problem ? p->problem : "");
-		return;
-	}
-	if (!p->suid_stack && !p->stack_guard_gap) {
-		printf(": exec policy note, no request\n");
-		return;
-	}
-	printf(": exec policy note: ");
-	if (p->suid_stack)
-		print_size("suid stack", p->suid_stack);
-	if (p->suid_stack && p->stack_guard_gap)
-		printf(", ");
-	if (p->stack_guard_gap)
-		print_size("stack guard gap", p->stack_guard_gap);
-	putchar('\n');
-}
-
-static void show_json(const char *path, const struct elf_report *r)
-{
-	fputs("{\"file\":", stdout);
-	json_string(stdout, path);
-	printf(",\"status\":\"%s\"", verdict_name(r->verdict));
-	if (r->verdict <= ELF_MALFORMED)
-		printf(",\"class\":%d,\"byte_order\":\"%s\",\"type\":\"%s\"", r->elf_class,
-		       r->big_endian ? "big" : "little", r->type);
-	if (r->verdict == ELF_ANNOTATED)
-		printf(",\"suid_stack\":%" PRIu64 ",\"stack_guard_gap\":%" PRIu64 ",\"notes\":%zu",
-		       r->policy.suid_stack, r->policy.stack_guard_gap, r->policy.notes);
-	if (r->verdict <= ELF_MALFORMED && r->policy.problem) {
-		fputs(",\"problem\":", stdout);
-		json_string(stdout, r->policy.problem);
-	}
-	if (r->verdict >= ELF_NOT_EXECUTABLE) {
-		fputs(",\"error\":", stdout);
-		json_string(stdout, r->reason);
-	}
-	fputs("}\n", stdout);
-}
-
 /*
- * The one flag a command takes (--NAME, or -SHORT if short_name); returns
- * the index of the first file, or -1 after printing the usage.
+ * args: a '\n' continues the synopsis under its first argument.
+ * help: a '\n' starts another line of the help column.
  */
-static int parse_flag(int argc, char **argv, const char *name, int short_name, int *flag)
+static const struct command commands[] = {
+	{
+		"show", cmd_show, "[--json] FILE...",
+		"prints the exec policy note of each file: the secureexec stack\n"
+		"size it requests, that there is none, or why it is malformed.\n"
+		"--json prints one JSON object per file and line.\n",
+	},
+	{
+		"check", cmd_check, "[-q] FILE...",
+		"prints nothing but problems and exits with, for the worst file:\n"
+		"  0  a well-formed note       1  no note\n"
+		"  2  a malformed note (execve fails with ENOEXEC on kernels\n"
+		"     that read it)            3  not an ELF executable\n"
+		"  4  I/O error                64 usage error\n",
+	},
+	{
+		"set", cmd_set,
+		"[-n] [--follow-symlinks] [--suid-stack SIZE]\n"
+		"[--stack-guard-gap SIZE] FILE...",
+		"makes each file request, with --suid-stack, SIZE bytes of stack\n"
+		"when run setuid, setgid or with capabilities (a multiple of 4096\n"
+		"above 8M), and with --stack-guard-gap its own stack guard gap\n"
+		"(a multiple of 4096 up to 64M); SIZE in bytes, or K, M, G.\n"
+		"Rewrites the note, or adds one to a linked file; nothing is\n"
+		"written where the values are already there.\n"
+		"-n, --dry-run: say what would change, write nothing.\n"
+		"Files are replaced whole, keeping owner, mode and xattrs; set and\n"
+		"clear exit 0, or 1 when any file could not be done.\n",
+	},
+	{
+		"clear", cmd_set, "[-n] [--follow-symlinks] FILE...",
+		"rewrites every request to 0 (none); the note stays.  Options\n"
+		"and exit status as for set.\n",
+	},
+	{
+		"scan", cmd_scan, "[--json] [--all] [DIR...]",
+		"lists setuid, setgid and file-capability ELF executables under\n"
+		"each DIR (default /), on its filesystem only, with their notes;\n"
+		"--all lists every ELF executable.  --json prints one JSON object\n"
+		"per file and line.  Exits 0, 4 if something could not be read,\n"
+		"64 on a usage error.\n",
+	},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* Where the help text starts, after the longest name and two spaces. */
+#define HELP_COLUMN 7
+
+/* lead "elfnote NAME ARGS", the synopsis's later lines under its first argument. */
+static void print_synopsis(FILE *out, const char *lead, const struct command *c)
+{
+	int indent = fprintf(out, "%selfnote %s ", lead, c->name);
+
+	for (const char *s = c->args; *s; s++) {
+		fputc(*s, out);
+		if (*s == '\n')
+			fprintf(out, "%*s", indent, "");
+	}
+	fputc('\n', out);
+}
+
+/* NAME in the first column, the help's lines in the second. */
+static void print_help(FILE *out, const struct command *c)
+{
+	fprintf(out, "%-*s", HELP_COLUMN, c->name);
+	for (const char *s = c->help; *s; s++) {
+		fputc(*s, out);
+		if (*s == '\n' && s[1])
+			fprintf(out, "%*s", HELP_COLUMN, "");
+	}
+}
+
+static void usage(FILE *out)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		print_synopsis(out, i ? "       " : "usage: ", &commands[i]);
+	fputs("       elfnote --help | --version\n\n", out);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		print_help(out, &commands[i]);
+}
+
+void command_usage(const struct command *cmd, FILE *out)
+{
+	print_synopsis(out, "usage: ", cmd);
+	fputc('\n', out);
+	print_help(out, cmd);
+}
+
+int command_flag(const struct command *cmd, int argc, char **argv, const char *name,
+		 int short_name, int *flag)
 {
 	const struct option opts[] = { { name, no_argument, NULL, 'f' }, { 0 } };
 	const char shorts[] = { (char)short_name, '\0' };
@@ -149,74 +125,41 @@ static int parse_flag(int argc, char **argv, const char *name, int short_name, i
 		*flag = 1;
 	}
 	if (c != -1 || optind == argc) {
-		fputs(usage_text, stderr);
+		command_usage(cmd, stderr);
 		return -1;
 	}
 	return optind;
 }
 
-static int cmd_show(int argc, char **argv)
+static const struct command *find_command(const char *name)
 {
-	int json = 0, worst = 0, first = parse_flag(argc, argv, "json", 0, &json);
-
-	if (first < 0)
-		return EXIT_USAGE;
-	for (int i = first; i < argc; i++) {
-		struct elf_report r;
-
-		elf_inspect(argv[i], &r);
-		if (json) {
-			show_json(argv[i], &r);
-			complain(argv[i], &r);
-		} else {
-			show_text(argv[i], &r);
-		}
-		if (r.verdict >= ELF_MALFORMED)
-			worst = 1;
-	}
-	return worst;
-}
-
-static int cmd_check(int argc, char **argv)
-{
-	int quiet = 0, worst = 0, first = parse_flag(argc, argv, "quiet", 'q', &quiet);
-
-	if (first < 0)
-		return EXIT_USAGE;
-	for (int i = first; i < argc; i++) {
-		struct elf_report r;
-
-		elf_inspect(argv[i], &r);
-		if (!quiet)
-			complain(argv[i], &r);
-		if ((int)r.verdict > worst)
-			worst = (int)r.verdict;
-	}
-	return worst;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *cmd;
+
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage_text, stdout);
-		return 0;
+		usage(stdout);
+		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("elfnote %s\n", ELFNOTE_VERSION);
-		return 0;
+		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "show"))
-		return cmd_show(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "set") || !strcmp(argv[1], "clear"))
-		return cmd_setclear(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "scan"))
-		return cmd_scan(argc - 1, argv + 1);
-	fprintf(stderr, "elfnote: unknown command '%s'\n%s", argv[1], usage_text);
-	return EXIT_USAGE;
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "elfnote: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return cmd->run(cmd, argc - 1, argv + 1);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "size.h"
+#include "size-arg.h"
 
 #include <string.h>
 
@@ -15,7 +15,7 @@ static int suffix_shift(const char *s)
 	return 10 * (int)(u - units + 1);
 }
 
-bool size_parse(const char *s, uint64_t *bytes, const char **why)
+bool size_arg_parse(const char *s, uint64_t *bytes, const char **why)
 {
 	uint64_t v = 0;
 	int shift;

@@ -8,12 +8,21 @@
 set -uo pipefail
 
 . "$(dirname "$0")/elfnote-env.sh"
+TAP_PREFIX="elfnote: "
+. "$top/tests/lib/tap.sh"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tap_on_exit 'rm -rf "$work"'
 
-check() {
-	if [ "$1" = 0 ]; then echo "ok - elfnote: $2"; else echo "not ok - elfnote: $2"; fi
-}
+# What the loops below go through, for the plan.
+mapfile -t corpus_entries < <(awk '$1 != "" && $1 !~ /^#/' "$top/tests/malformed/corpus.txt")
+abis=(i386 x86_64)
+stamped=(x64-dyn x64-static i386-static)
+strips=("" .strip .strip-all .eu-strip .objcopy)
+refusals=(obj.o:relocatable lib.a:archive truncated:"" empty:"not an ELF" .:directory)
+# corpus; check and show (7); the builds (1); each strip, two checks;
+# /bin/ls (1); refusals; JSON (2); install (1); usage errors (3).
+tap_plan $(( ${#abis[@]} * ${#corpus_entries[@]} + 7 + 1 + ${#stamped[@]} * ${#strips[@]} * 2 + 1 +
+	${#refusals[@]} + 2 + 1 + 3 ))
 
 # The stack limit a setuid run gets with the default maximum (64 MiB), from
 # elfnote's view of the file: what the corpus says the kernel gives.
@@ -37,25 +46,25 @@ effective() {
 
 # 1. The kernel's verdicts (tests/malformed/corpus.txt, asserted in the
 # guest), for the ELF32 (i386) and the ELF64 (x86_64) corpus.
-for abi in i386 x86_64; do
-	while read -r name outcome _; do
-		case "$name" in ''|'#'*) continue ;; esac
-		got=$(effective "$BUILD/generated/$abi/bin/bad-$name")
+for abi in "${abis[@]}"; do
+	for entry in "${corpus_entries[@]}"; do
+		read -r name outcome _ <<< "$entry"
+		got=$(effective "$GENERATED/$abi/bin/bad-$name")
 		[ "$got" = "$outcome" ]
-		check $? "corpus $abi $name: kernel says $outcome, elfnote says $got"
-	done < "$top/tests/malformed/corpus.txt"
+		tap_check $? "corpus $abi $name: kernel says $outcome, elfnote says $got"
+	done
 done
 
 # 2. Stamped and unstamped samples; exit codes of check.
-"$elfnote" check "$bin/probe-n32"; check $? "check: annotated i386 static program exits 0"
-"$elfnote" check "$bin/probe"; [ $? = 1 ]; check $? "check: program without a note exits 1"
-"$elfnote" check -q "$corpus/bad-stack-twice"; [ $? = 2 ]; check $? "check: malformed note exits 2"
-"$elfnote" check -q "$top/README.md"; [ $? = 3 ]; check $? "check: a text file exits 3"
-"$elfnote" check -q "$work/missing"; [ $? = 4 ]; check $? "check: a missing file exits 4"
+"$elfnote" check "$bin/probe-n32"; tap_check $? "check: annotated i386 static program exits 0"
+"$elfnote" check "$bin/probe"; [ $? = 1 ]; tap_check $? "check: program without a note exits 1"
+"$elfnote" check -q "$corpus/bad-stack-twice"; [ $? = 2 ]; tap_check $? "check: malformed note exits 2"
+"$elfnote" check -q "$top/README.md"; [ $? = 3 ]; tap_check $? "check: a text file exits 3"
+"$elfnote" check -q "$work/missing"; [ $? = 4 ]; tap_check $? "check: a missing file exits 4"
 "$elfnote" check -q "$bin/probe-n32" "$corpus/bad-stack-twice" "$bin/probe"; [ $? = 2 ]
-check $? "check: several files exit with the worst code"
+tap_check $? "check: several files exit with the worst code"
 [ "$("$elfnote" show "$bin/probe-n32")" = "$bin/probe-n32: exec policy note: suid stack 33554432 bytes (32768 KiB)" ]
-check $? "show: the request in bytes"
+tap_check $? "show: the request in bytes"
 
 # 3. x86_64 and i386 builds with the header, dynamic and static, then
 #    stripped every usual way: the note is in an allocated section.
@@ -68,33 +77,33 @@ cc -I"$top/elf-note-tool/include" -O2 -o "$work/x64-dyn" "$work/p.c" &&
 	cc -I"$top/elf-note-tool/include" -O2 -static -o "$work/x64-static" "$work/p.c" &&
 	i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs -static \
 		-I"$top/elf-note-tool/include" -O2 -o "$work/i386-static" "$work/p.c"
-check $? "built x86_64 dynamic, x86_64 static and i386 static programs with the header"
-for f in x64-dyn x64-static i386-static; do
+tap_check $? "built x86_64 dynamic, x86_64 static and i386 static programs with the header"
+for f in "${stamped[@]}"; do
 	cp "$work/$f" "$work/$f.strip" && strip "$work/$f.strip"
 	cp "$work/$f" "$work/$f.strip-all" && strip --strip-all "$work/$f.strip-all"
 	eu-strip -o "$work/$f.eu-strip" "$work/$f"
 	objcopy "$work/$f" "$work/$f.objcopy"
-	for v in "" .strip .strip-all .eu-strip .objcopy; do
+	for v in "${strips[@]}"; do
 		[ "$(effective "$work/$f$v")" = 50331648 ]
-		check $? "$f${v:- (unstripped)}: note found, 48 MiB"
+		tap_check $? "$f${v:- (unstripped)}: note found, 48 MiB"
 		readelf -n "$work/$f$v" | grep -q 'Unknown note type: (0x45584543)'
-		check $? "$f${v:- (unstripped)}: readelf -n shows the note"
+		tap_check $? "$f${v:- (unstripped)}: readelf -n shows the note"
 	done
 done
 readelf -n /bin/ls | grep -q 0x45584543; [ $? != 0 ] && [ "$(effective /bin/ls)" = ignored ]
-check $? "/bin/ls: neither readelf nor elfnote sees a note"
+tap_check $? "/bin/ls: neither readelf nor elfnote sees a note"
 
 # 4. What is not an ELF executable, with the reason and the file named.
 cc -c -o "$work/obj.o" "$work/p.c" -I"$top/elf-note-tool/include"
 ar rcs "$work/lib.a" "$work/obj.o"
 head -c 100 "$work/x64-dyn" > "$work/truncated"
 : > "$work/empty"
-for f in obj.o:relocatable lib.a:archive truncated:"" empty:"not an ELF" .:directory; do
+for f in "${refusals[@]}"; do
 	file=${f%%:*} want=${f#*:}
 	err=$("$elfnote" check "$work/$file" 2>&1)
 	status=$?
 	[ "$status" = 3 ] && case "$err" in "elfnote: $work/$file: "*"$want"*) true ;; *) false ;; esac
-	check $? "refuses $file with exit 3 and a reason naming it ($err)"
+	tap_check $? "refuses $file with exit 3 and a reason naming it ($err)"
 done
 
 # 5. JSON for hostile file names: quote, backslash, newline, invalid UTF-8.
@@ -103,18 +112,18 @@ cp "$bin/probe-n32" "$work/$name"
 json=$("$elfnote" show --json "$work/$name")
 expect="{\"file\":\"$work/we\\\"ird\\\\na\\nme\\u00ffé\",\"status\":\"annotated\""
 case "$json" in "$expect"*) true ;; *) false ;; esac
-check $? "JSON escapes quotes, backslashes, newlines and invalid UTF-8"
+tap_check $? "JSON escapes quotes, backslashes, newlines and invalid UTF-8"
 [ "$(printf '%s' "$json" | wc -l)" = 0 ]
-check $? "JSON: one line per file"
+tap_check $? "JSON: one line per file"
 
 # 6. make install puts the tool, its man page and the header in place.
-make -s -C "$top/elf-note-tool" OUT="$BUILD/elfnote" install PREFIX=/usr DESTDIR="$work/root" >/dev/null &&
+make -s -C "$top/elf-note-tool" OUT="$ELFNOTE_OUT" install PREFIX=/usr DESTDIR="$work/root" >/dev/null &&
 	[ -x "$work/root/usr/bin/elfnote" ] && [ -f "$work/root/usr/share/man/man1/elfnote.1" ] &&
 	[ -f "$work/root/usr/include/exec-policy-note.h" ] &&
 	"$work/root/usr/bin/elfnote" check "$bin/probe-n32"
-check $? "make install DESTDIR=... PREFIX=/usr installs a working elfnote, man page and header"
+tap_check $? "make install DESTDIR=... PREFIX=/usr installs a working elfnote, man page and header"
 
 # 7. Usage errors.
-"$elfnote" show --bogus "$bin/probe" 2>/dev/null; [ $? = 64 ]; check $? "unknown option: exit 64"
-"$elfnote" check 2>/dev/null; [ $? = 64 ]; check $? "no file: exit 64"
-"$elfnote" frobnicate x 2>/dev/null; [ $? = 64 ]; check $? "unknown command: exit 64"
+"$elfnote" show --bogus "$bin/probe" 2>/dev/null; [ $? = 64 ]; tap_check $? "unknown option: exit 64"
+"$elfnote" check 2>/dev/null; [ $? = 64 ]; tap_check $? "no file: exit 64"
+"$elfnote" frobnicate x 2>/dev/null; [ $? = 64 ]; tap_check $? "unknown command: exit 64"

@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "setclear.h"
-
+/*
+ * elfnote set and clear: the command line around edit.c and safewrite.c.
+ * One file for both because clear is set with both requests at 0: the
+ * same options but the sizes, the same edit of each file, the same
+ * report; only the parsing of the sizes is set's alone.
+ */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "command.h"
 #include "edit.h"
+#include "exit.h"
 #include "names.h"
 #include "safewrite.h"
-#include "size.h"
-
-#define EXIT_USAGE 64
-
-static const char usage_text[] =
-	"usage: elfnote set [-n] [--follow-symlinks] [--suid-stack SIZE]\n"
-	"                   [--stack-guard-gap SIZE] FILE...\n"
-	"       elfnote clear [-n] [--follow-symlinks] FILE...\n";
+#include "size-arg.h"
 
 struct opts {
 	struct edit_request req;
@@ -97,7 +96,7 @@ static bool valid_size(const char *arg, uint64_t min, uint64_t max, const char *
 {
 	const char *why;
 
-	if (!size_parse(arg, value, &why))
+	if (!size_arg_parse(arg, value, &why))
 		fprintf(stderr, "elfnote: invalid size '%s': %s\n", arg, why);
 	else if (*value % 4096)
 		fprintf(stderr, "elfnote: invalid size '%s': not a multiple of 4096 bytes\n", arg);
@@ -122,7 +121,7 @@ static bool set_option(int c, const char *arg, struct edit_request *req)
 			  &req->stack_guard_gap);
 }
 
-static int parse(int argc, char **argv, bool set, struct opts *o)
+static int parse(const struct command *cmd, int argc, char **argv, bool set, struct opts *o)
 {
 	const struct option opts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -143,28 +142,28 @@ static int parse(int argc, char **argv, bool set, struct opts *o)
 			if (!set_option(c, optarg, &o->req))
 				return -1;
 		} else {
-			fputs(usage_text, stderr);
+			command_usage(cmd, stderr);
 			return -1;
 		}
 	}
 	if (!set)
 		o->req = (struct edit_request){ .set_stack = true, .set_gap = true };
 	if (optind == argc || !(o->req.set_stack || o->req.set_gap)) {
-		fputs(usage_text, stderr);
+		command_usage(cmd, stderr);
 		return -1;
 	}
 	return optind;
 }
 
-int cmd_setclear(int argc, char **argv)
+int cmd_set(const struct command *cmd, int argc, char **argv)
 {
 	struct opts o;
-	int first = parse(argc, argv, argv[0][0] == 's', &o), status = 0;
+	int first = parse(cmd, argc, argv, !strcmp(cmd->name, "set"), &o), status = EXIT_OK;
 
 	if (first < 0)
 		return EXIT_USAGE;
 	for (int i = first; i < argc; i++)
 		if (!edit_one(argv[i], &o))
-			status = 1;
+			status = EXIT_FILE_FAILED;
 	return status;
 }

@@ -9,15 +9,32 @@
 set -uo pipefail
 
 . "$(dirname "$0")/elfnote-env.sh"
+TAP_PREFIX="elfnote write: "
+. "$top/tests/lib/tap.sh"
 work=$(mktemp -d)
 chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
+tap_on_exit 'rm -rf "$work"'
 # An unprivileged user: no capabilities left either.
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
 
-check() {
-	if [ "$1" = 0 ]; then echo "ok - elfnote write: $2"; else echo "not ok - elfnote write: $2"; fi
-}
+# What the loops below go through, for the plan.
+good_sizes=(33554432:33554432 32M:33554432 32MiB:33554432 1G:1073741824 12K:none)
+bad_sizes=(32X 32MB 32m '' -1 abc 8M 8388608 12345 0x1000 '32 M' 99999999999999999999 17179869184G)
+gaps=(4K:4096 4096:4096 1M:1048576 64M:67108864 0:none 2K:none 64M+:none 65M:none 4097:none)
+programs=(x64-dyn x64-static x64-static-pie)
+modes=(4755:0:0 2755:0:0 6750:1234:5678 0700:1234:1234)
+fail_steps=(create write chown xattr chmod fsync verify rename)
+fail_files=(f g)
+refusals=("$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file")
+strips=(strip "strip --strip-all" objcopy eu-strip)
+# Per section: the build (1); 1. sizes, 3G, both, n32 (3); 2. five per
+# program, the eu-elflint line (1); 3. (5); 4. (1); 5. modes, caps (2);
+# 6. (3); 7. every step on each file; 8. (4); 8b. (9); 9. refusals, one
+# among several (1); 10. every strip on each program.
+tap_plan $(( 1 + ${#good_sizes[@]} + ${#bad_sizes[@]} + ${#gaps[@]} + 3 +
+	${#programs[@]} * 5 + 1 + 5 + 1 + ${#modes[@]} + 2 + 3 +
+	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 9 + ${#refusals[@]} + 1 +
+	${#programs[@]} * ${#strips[@]} ))
 
 # Everything a write could change: bytes, owner, mode, links, xattrs.
 state() {
@@ -43,12 +60,12 @@ int main(void) { big[99999] = 1; puts("hello"); return big[0]; }
 C
 cc -O2 -o "$work/x64-dyn" "$work/hello.c" && cc -O2 -static -o "$work/x64-static" "$work/hello.c" &&
 	cc -O2 -static-pie -o "$work/x64-static-pie" "$work/hello.c"
-check $? "built x86_64 dynamic, static and static-pie programs"
+tap_check $? "built x86_64 dynamic, static and static-pie programs"
 
 # 1. Sizes: what is accepted, and every refusal names the argument.
 cp "$bin/probe" "$work/p"
 before=$(state "$work/p")
-for good in 33554432:33554432 32M:33554432 32MiB:33554432 1G:1073741824 12K:none; do
+for good in "${good_sizes[@]}"; do
 	arg=${good%%:*} want=${good#*:}
 	if [ "$want" = none ]; then
 		out=$("$elfnote" set -n --suid-stack "$arg" "$work/p" 2>&1); [ $? = 64 ]
@@ -56,18 +73,18 @@ for good in 33554432:33554432 32M:33554432 32MiB:33554432 1G:1073741824 12K:none
 		out=$("$elfnote" set -n --suid-stack "$arg" "$work/p") &&
 			[ "$out" = "$work/p: would set suid stack $want bytes (was none; note added)" ]
 	fi
-	check $? "size $arg: ${want/none/refused (not above 8M)}"
+	tap_check $? "size $arg: ${want/none/refused (not above 8M)}"
 done
-for bad in 32X 32MB 32m '' -1 abc 8M 8388608 12345 0x1000 '32 M' 99999999999999999999 17179869184G; do
+for bad in "${bad_sizes[@]}"; do
 	out=$("$elfnote" set --suid-stack "$bad" "$work/p" 2>&1)
 	status=$?
 	[ "$status" = 64 ] && case "$out" in "elfnote: invalid size '$bad': "*) true ;; *) false ;; esac &&
 		[ "$(state "$work/p")" = "$before" ]
-	check $? "size '$bad' refused with exit 64, file untouched (${out%%$'\n'*})"
+	tap_check $? "size '$bad' refused with exit 64, file untouched (${out%%$'\n'*})"
 done
 "$elfnote" set --suid-stack 3G "$work/p" 2>/dev/null; [ $? = 1 ] && [ "$(state "$work/p")" = "$before" ]
-check $? "3G refused for an ELF32 program (more than it can use)"
-for g in 4K:4096 4096:4096 1M:1048576 64M:67108864 0:none 2K:none 64M+:none 65M:none 4097:none; do
+tap_check $? "3G refused for an ELF32 program (more than it can use)"
+for g in "${gaps[@]}"; do
 	arg=${g%%:*} want=${g#*:}
 	[ "$arg" = 64M+ ] && arg=67112960
 	if [ "$want" = none ]; then
@@ -77,7 +94,7 @@ for g in 4K:4096 4096:4096 1M:1048576 64M:67108864 0:none 2K:none 64M+:none 65M:
 		out=$("$elfnote" set -n --stack-guard-gap "$arg" "$work/p") &&
 			[ "$out" = "$work/p: would set stack guard gap $want bytes (was none; note added)" ]
 	fi
-	check $? "guard gap $arg: ${want/none/refused}"
+	tap_check $? "guard gap $arg: ${want/none/refused}"
 done
 cp "$bin/probe" "$work/both"
 out=$("$elfnote" set --suid-stack 32M --stack-guard-gap 4K "$work/both") &&
@@ -86,58 +103,58 @@ out=$("$elfnote" set --suid-stack 32M --stack-guard-gap 4K "$work/both") &&
 	out=$("$elfnote" set --stack-guard-gap 8K "$work/both") &&
 	[ "$out" = "$work/both: stack guard gap 8192 bytes (was 4096 bytes; rewritten in place)" ] &&
 	"$elfnote" show --json "$work/both" | grep -q '"suid_stack":33554432,"stack_guard_gap":8192,'
-check $? "both requests at once; then the gap alone, in place, the stack kept"
+tap_check $? "both requests at once; then the gap alone, in place, the stack kept"
 cp "$bin/probe-n32" "$work/n32"
 out=$("$elfnote" set --stack-guard-gap 4K "$work/n32" 2>&1); [ $? = 1 ] &&
 	[ "$out" = "elfnote: $work/n32: its policy note has no stack guard gap property, which cannot be added in place" ]
-check $? "a link-time note without the gap property: refused, with the reason"
+tap_check $? "a link-time note without the gap property: refused, with the reason"
 
 # 2. Adding after linking, then no write at all when nothing changes.
-for f in x64-dyn x64-static x64-static-pie; do
+for f in "${programs[@]}"; do
 	cp "$work/$f" "$work/$f.orig"
 	out=$("$elfnote" set --suid-stack 32M "$work/$f") &&
 		[ "$out" = "$work/$f: suid stack 33554432 bytes (was none; note added)" ] &&
 		[ "$(value "$work/$f")" = 33554432 ] && [ "$("$work/$f")" = hello ]
-	check $? "$f: note added after linking; it still runs"
+	tap_check $? "$f: note added after linking; it still runs"
 	[ "$(cmp -l "$work/$f.orig" "$work/$f" 2>/dev/null | awk '$1 > 64' | wc -l)" = 0 ]
-	check $? "$f: the original bytes are kept after the ELF header"
+	tap_check $? "$f: the original bytes are kept after the ELF header"
 	readelf -n "$work/$f" | grep -q 'Unknown note type: (0x45584543)' &&
 		eu-readelf -n "$work/$f" | grep -q 'Linux .*0x45584543\|Linux.*<unknown>\|Linux'
-	check $? "$f: readelf -n and eu-readelf -n show the note"
+	tap_check $? "$f: readelf -n and eu-readelf -n show the note"
 	# The only new lint lines are the ones any binary with this note gets.
 	eu-elflint --gnu-ld "$work/$f.orig" > "$work/lint0" 2>&1
 	eu-elflint --gnu-ld "$work/$f" > "$work/lint1" 2>&1
 	! diff "$work/lint0" "$work/lint1" | grep '^>' | grep -v "unknown object file note type 1163412803 with owner name 'Linux'" | grep -q .
-	check $? "$f: eu-elflint --gnu-ld finds nothing new but the unknown note type"
+	tap_check $? "$f: eu-elflint --gnu-ld finds nothing new but the unknown note type"
 	cp "$work/$f" "$work/$f.before"
 	touch -d @1000000000 "$work/$f"
 	before=$(stat -c '%i %Y %Z' "$work/$f")
 	out=$("$elfnote" set --suid-stack 32M "$work/$f") &&
 		[ "$out" = "$work/$f: suid stack 33554432 bytes: unchanged" ] &&
 		[ "$(stat -c '%i %Y %Z' "$work/$f")" = "$before" ]
-	check $? "$f: set again: unchanged, not even rewritten (same inode, mtime, ctime)"
+	tap_check $? "$f: set again: unchanged, not even rewritten (same inode, mtime, ctime)"
 done
 grep -q "unknown object file note type 1163412803 with owner name 'Linux'" < <(eu-elflint --gnu-ld "$bin/probe-n32" 2>&1)
-check $? "a link-time stamped program gets the same eu-elflint note-type line"
+tap_check $? "a link-time stamped program gets the same eu-elflint note-type line"
 
 # 3. In place: only the 8 value bytes change; clear; set after clear.
 cp "$work/x64-dyn" "$work/ip"
 "$elfnote" set --suid-stack 48M "$work/ip" | grep -q 'was 33554432 bytes; rewritten in place' &&
 	[ "$(cmp -l "$work/x64-dyn" "$work/ip" | wc -l)" -le 8 ] && [ "$(value "$work/ip")" = 50331648 ]
-check $? "in place: 32M -> 48M changes at most the 8 value bytes"
+tap_check $? "in place: 32M -> 48M changes at most the 8 value bytes"
 out=$("$elfnote" clear "$work/ip") &&
 	[ "$out" = "$work/ip: suid stack none, stack guard gap none (was 50331648 bytes, none; rewritten in place)" ] &&
 	[ "$(value "$work/ip")" = 0 ] && "$elfnote" show "$work/ip" | grep -q 'no request'
-check $? "clear rewrites the requests to 0 (show: no request)"
+tap_check $? "clear rewrites the requests to 0 (show: no request)"
 out=$("$elfnote" clear "$work/ip") && [ "$out" = "$work/ip: suid stack none, stack guard gap none: unchanged" ]
-check $? "clear again: unchanged"
+tap_check $? "clear again: unchanged"
 out=$("$elfnote" clear "$work/x64-dyn.orig") &&
 	[ "$out" = "$work/x64-dyn.orig: suid stack none, stack guard gap none: unchanged" ] &&
 	[ "$(value "$work/x64-dyn.orig")" = none ]
-check $? "clear on a program without a note: unchanged, no note added"
+tap_check $? "clear on a program without a note: unchanged, no note added"
 "$elfnote" set --suid-stack 64M "$work/ip" >/dev/null && [ "$(value "$work/ip")" = 67108864 ] &&
 	[ "$(readelf -lW "$work/ip" | grep -c NOTE)" = "$(readelf -lW "$work/x64-dyn" | grep -c NOTE)" ]
-check $? "set after clear edits the same note (no second note)"
+tap_check $? "set after clear edits the same note (no second note)"
 
 # 4. Dry run writes nothing.
 cp "$bin/probe" "$work/dry"
@@ -145,16 +162,16 @@ before=$(state "$work/dry")
 "$elfnote" set -n --suid-stack 32M "$work/dry" | grep -q 'would set suid stack 33554432 bytes' &&
 	"$elfnote" clear --dry-run "$work/x64-dyn" | grep -q 'would set suid stack none, stack guard gap none' &&
 	[ "$(state "$work/dry")" = "$before" ] && [ "$(value "$work/x64-dyn")" = 33554432 ]
-check $? "-n/--dry-run says what would change and writes nothing"
+tap_check $? "-n/--dry-run says what would change and writes nothing"
 
 # 5. Owner, mode, capabilities and xattrs survive.
-for m in 4755:0:0 2755:0:0 6750:1234:5678 0700:1234:1234; do
+for m in "${modes[@]}"; do
 	mode=${m%%:*} rest=${m#*:}
 	cp "$bin/probe" "$work/m$mode" && chown "${rest%:*}:${rest#*:}" "$work/m$mode" && chmod "$mode" "$work/m$mode"
 	"$elfnote" set --suid-stack 32M "$work/m$mode" >/dev/null &&
 		[ "$(stat -c '%a %u:%g' "$work/m$mode")" = "${mode#0} ${rest%:*}:${rest#*:}" ] &&
 		[ "$(value "$work/m$mode")" = 33554432 ]
-	check $? "mode $mode owned by ${rest%:*}:${rest#*:}: kept after a note is added"
+	tap_check $? "mode $mode owned by ${rest%:*}:${rest#*:}: kept after a note is added"
 done
 cp "$work/x64-dyn.orig" "$work/cap" && setcap cap_net_raw,cap_sys_nice+ep "$work/cap" &&
 	setfattr -n user.origin -v debian "$work/cap" && setfattr -n trusted.mark -v 1 "$work/cap" &&
@@ -164,10 +181,10 @@ cp "$work/x64-dyn.orig" "$work/cap" && setcap cap_net_raw,cap_sys_nice+ep "$work
 	[ "$(getfattr --absolute-names --only-values -n user.origin "$work/cap")" = debian ] &&
 	[ "$(getfattr --absolute-names --only-values -n trusted.mark "$work/cap")" = 1 ] &&
 	[ "$(stat -c %a "$work/cap")" = 4711 ] && "$work/cap" | grep -q hello
-check $? "file capabilities, user.* and trusted.* xattrs and 4711 kept; it runs"
+tap_check $? "file capabilities, user.* and trusted.* xattrs and 4711 kept; it runs"
 "$elfnote" set --suid-stack 48M "$work/cap" >/dev/null &&
 	[ "$(getcap "$work/cap")" = "$work/cap cap_net_raw,cap_sys_nice=ep" ] && [ "$(stat -c %a "$work/cap")" = 4711 ]
-check $? "file capabilities and mode kept by an in-place rewrite too"
+tap_check $? "file capabilities and mode kept by an in-place rewrite too"
 
 # 6. Symlinks and hard links.
 cp "$bin/probe" "$work/target" && ln -s target "$work/link"
@@ -175,29 +192,29 @@ before=$(state "$work/target")
 out=$("$elfnote" set --suid-stack 32M "$work/link" 2>&1); status=$?
 [ "$status" = 1 ] && [ "$out" = "elfnote: $work/link: a symbolic link: not written through (--follow-symlinks edits its target)" ] &&
 	[ "$(state "$work/target")" = "$before" ]
-check $? "a symlink is refused by default, its target untouched"
+tap_check $? "a symlink is refused by default, its target untouched"
 "$elfnote" set --follow-symlinks --suid-stack 32M "$work/link" >/dev/null && [ -L "$work/link" ] &&
 	[ "$(value "$work/target")" = 33554432 ]
-check $? "--follow-symlinks edits the target and keeps the link"
+tap_check $? "--follow-symlinks edits the target and keeps the link"
 cp "$bin/probe" "$work/hard1" && ln "$work/hard1" "$work/hard2"
 before=$(state "$work/hard1")
 out=$("$elfnote" set --suid-stack 32M "$work/hard2" 2>&1); status=$?
 [ "$status" = 1 ] && case "$out" in "elfnote: $work/hard2: has 2 hard links"*) true ;; *) false ;; esac &&
 	[ "$(state "$work/hard1")" = "$before" ]
-check $? "a file with hard links is refused, both names untouched"
+tap_check $? "a file with hard links is refused, both names untouched"
 
 # 7. Every step of a write made to fail: nothing lost, nothing left.
 cp "$work/x64-dyn.orig" "$work/f" && setcap cap_net_raw+ep "$work/f" && chmod 4755 "$work/f"
 cp "$work/x64-dyn" "$work/g" && setfattr -n user.origin -v debian "$work/g" && chmod 4755 "$work/g"
-for step in create write chown xattr chmod fsync verify rename; do
-	for f in f g; do
+for step in "${fail_steps[@]}"; do
+	for f in "${fail_files[@]}"; do
 		how="adding a note"
 		[ "$f" = g ] && how="in place"
 		before=$(state "$work/$f")
 		out=$(ELFNOTE_FAIL_AT=$step "$elfnote" set --suid-stack 40M "$work/$f" 2>&1); status=$?
 		[ "$status" = 1 ] && case "$out" in "elfnote: $work/$f: "*) true ;; *) false ;; esac &&
 			[ "$(state "$work/$f")" = "$before" ] && ! leftovers "$work"
-		check $? "failure at $step ($how): exit 1, original intact, no temporary file (${out#elfnote: $work/$f: })"
+		tap_check $? "failure at $step ($how): exit 1, original intact, no temporary file (${out#elfnote: $work/$f: })"
 	done
 done
 
@@ -213,28 +230,28 @@ if unshare -Urm true 2>/dev/null; then
 		[ "$(sha256sum < "$1/x")" = "$sum" ] && echo intact
 		echo "files:" $(ls -A "$1")' _ "$work/full" "$work/x64-dyn.orig" "$elfnote")
 	case "$out" in *"No space left on device"*"status=1"*intact*"files: fill x") true ;; *) false ;; esac
-	check $? "a full filesystem: ENOSPC reported, original intact, no temporary file"
+	tap_check $? "a full filesystem: ENOSPC reported, original intact, no temporary file"
 else
-	echo "ok - elfnote write: a full filesystem # SKIP unshare -Urm not permitted here"
+	tap_skip "a full filesystem" "unshare -Urm not permitted here"
 fi
 cp "$work/x64-dyn.orig" "$work/fsz"
 before=$(state "$work/fsz")
 out=$(trap '' XFSZ; ulimit -f 8; "$elfnote" set --suid-stack 32M "$work/fsz" 2>&1); status=$?
 [ "$status" = 1 ] && case "$out" in *"File too large"*) true ;; *) false ;; esac &&
 	[ "$(state "$work/fsz")" = "$before" ] && ! leftovers "$work"
-check $? "a file size limit hit mid-write: reported, original intact, no temporary file"
+tap_check $? "a file size limit hit mid-write: reported, original intact, no temporary file"
 mkdir "$work/ro" && cp "$bin/probe" "$work/ro/p" && chown -R 65534:65534 "$work/ro" && chmod 555 "$work/ro"
 before=$(state "$work/ro/p")
 out=$("${nobody[@]}" "$elfnote" set --suid-stack 32M "$work/ro/p" 2>&1); status=$?
 [ "$status" = 1 ] && [ "$out" = "elfnote: $work/ro/p: cannot create a temporary file in $work/ro: Permission denied" ] &&
 	[ "$(state "$work/ro/p")" = "$before" ]
-check $? "a read-only directory: a clear error, original intact"
+tap_check $? "a read-only directory: a clear error, original intact"
 cp "$bin/probe" "$work/rootsuid" && chmod 4755 "$work/rootsuid"
 before=$(state "$work/rootsuid")
 out=$("${nobody[@]}" "$elfnote" set --suid-stack 32M "$work/rootsuid" 2>&1); status=$?
 [ "$status" = 1 ] && [ "$out" = "elfnote: $work/rootsuid: cannot be written by you: Permission denied" ] &&
 	[ "$(state "$work/rootsuid")" = "$before" ]
-check $? "an unprivileged user on a root-owned 4755 file: permission error, untouched"
+tap_check $? "an unprivileged user on a root-owned 4755 file: permission error, untouched"
 
 # 8b. What a review found: inherited ACLs, directories others may change,
 #     a crash before the rename, signatures, inode flags, hostile names.
@@ -242,53 +259,54 @@ check $? "an unprivileged user on a root-owned 4755 file: permission error, unto
 # x86_64 host runs (an i386 one would need qemu-i386, which opens the file
 # instead of executing it and so checks no exec permission).
 mkdir "$work/acl" && setfacl -d -m u:nobody:rwx "$work/acl" &&
-	cp "$BUILD/guest-bin/x86_64/probe" "$work/acl/p" && chmod 4750 "$work/acl/p" && setfacl -b "$work/acl/p"
+	cp "$GUEST_BIN/x86_64/probe" "$work/acl/p" && chmod 4750 "$work/acl/p" && setfacl -b "$work/acl/p"
 "$elfnote" set --suid-stack 32M "$work/acl/p" >/dev/null &&
 	[ "$(stat -c %a "$work/acl/p")" = 4750 ] &&
 	! getfattr --absolute-names -n system.posix_acl_access "$work/acl/p" >/dev/null 2>&1 &&
 	denied=$("${nobody[@]}" sh -c '"$1"' _ "$work/acl/p" 2>&1 >/dev/null; echo "exit $?") &&
 	case "$denied" in *": Permission denied"$'\n'"exit 126") true ;; *) false ;; esac &&
 	chmod 4755 "$work/acl/p" && "${nobody[@]}" sh -c '"$1"' _ "$work/acl/p" >/dev/null
-check $? "a directory's default ACL is not inherited: 4750 stays closed to others (4755 opens it)"
+tap_check $? "a directory's default ACL is not inherited: 4750 stays closed to others (4755 opens it)"
 mkdir "$work/userdir" && chown 1234:1234 "$work/userdir" && cp "$bin/probe" "$work/userdir/p"
 before=$(state "$work/userdir/p")
 out=$("$elfnote" set --suid-stack 32M "$work/userdir/p" 2>&1); status=$?
 [ "$status" = 1 ] && case "$out" in *"may be changed by others than root: not replacing files there as root") true ;; *) false ;; esac &&
 	[ "$(state "$work/userdir/p")" = "$before" ]
-check $? "as root, a directory another user owns is refused ($out)"
+tap_check $? "as root, a directory another user owns is refused ($out)"
 mkdir "$work/sticky" && chmod 1777 "$work/sticky" && cp "$bin/probe" "$work/sticky/p"
 "$elfnote" set --suid-stack 32M "$work/sticky/p" >/dev/null && [ "$(value "$work/sticky/p")" = 33554432 ]
-check $? "as root, a sticky world-writable directory is accepted"
+tap_check $? "as root, a sticky world-writable directory is accepted"
 cp "$work/x64-dyn.orig" "$work/k" && chmod 4755 "$work/k"
 before=$(state "$work/k")
 (ELFNOTE_FAIL_AT=kill exec "$elfnote" set --suid-stack 32M "$work/k" >/dev/null 2>&1); status=$?
 [ "$status" = 137 ] && [ "$(state "$work/k")" = "$before" ] && ! leftovers "$work"
-check $? "killed with the new setuid file complete: original intact, nothing left (exit $status)"
+tap_check $? "killed with the new setuid file complete: original intact, nothing left (exit $status)"
 cp "$bin/probe" "$work/ima" && setfattr -n security.ima -v 0x0404 "$work/ima"
 before=$(state "$work/ima")
 out=$("$elfnote" set --suid-stack 32M "$work/ima" 2>&1); status=$?
 [ "$status" = 1 ] && case "$out" in *"signed (security.ima)"*) true ;; *) false ;; esac &&
 	[ "$(state "$work/ima")" = "$before" ]
-check $? "an IMA-signed file is refused, untouched"
+tap_check $? "an IMA-signed file is refused, untouched"
 cp "$bin/probe" "$work/immutable"
 if chattr +i "$work/immutable" 2>/dev/null; then
 	out=$("$elfnote" set --suid-stack 32M "$work/immutable" 2>&1); status=$?
 	chattr -i "$work/immutable"
 	[ "$status" = 1 ] && case "$out" in *"immutable or append-only"*) true ;; *) false ;; esac &&
 		[ "$(value "$work/immutable")" = none ]
-	check $? "an immutable file is refused"
+	tap_check $? "an immutable file is refused"
 	cp "$bin/probe" "$work/nodump" && chattr +d "$work/nodump" &&
 		"$elfnote" set --suid-stack 32M "$work/nodump" >/dev/null &&
 		lsattr "$work/nodump" | grep -q '^[^ ]*d'
-	check $? "the nodump inode flag is kept"
+	tap_check $? "the nodump inode flag is kept"
 else
-	echo "ok - elfnote write: an immutable file is refused # SKIP no inode flags on this filesystem"
+	tap_skip "an immutable file is refused" "no inode flags on this filesystem"
+	tap_skip "the nodump inode flag is kept" "no inode flags on this filesystem"
 fi
 name=$(printf 'evil\nelfnote: forged')
 cp "$top/README.md" "$work/$name"
 out=$("$elfnote" set --suid-stack 32M "$work/$name" 2>&1)
 [ "$out" = "elfnote: $work/evil\012elfnote: forged: not an ELF file" ]
-check $? "a newline in a file name is escaped in errors: one line ($out)"
+tap_check $? "a newline in a file name is escaped in errors: one line ($out)"
 python3 - "$work/x64-dyn.orig" "$work/manysections" <<'PY'
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())
@@ -306,27 +324,27 @@ before=$(state "$work/manysections")
 out=$("$elfnote" set --suid-stack 32M "$work/manysections" 2>&1); status=$?
 [ "$status" = 1 ] && case "$out" in *"too many sections to add two"*) true ;; *) false ;; esac &&
 	[ "$(state "$work/manysections")" = "$before" ]
-check $? "65535 section headers: refused, not wrapped around ($out)"
+tap_check $? "65535 section headers: refused, not wrapped around ($out)"
 
 # 9. What cannot be edited is refused and left alone.
-for f in "$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file"; do
+for f in "${refusals[@]}"; do
 	file=${f%%:*} want=${f#*:}
 	cp "$file" "$work/refuse"
 	before=$(state "$work/refuse")
 	out=$("$elfnote" set --suid-stack 32M "$work/refuse" 2>&1); status=$?
 	[ "$status" = 1 ] && case "$out" in "elfnote: $work/refuse: $want"*) true ;; *) false ;; esac &&
 		[ "$(state "$work/refuse")" = "$before" ]
-	check $? "refused: $want ($out)"
+	tap_check $? "refused: $want ($out)"
 done
 out=$("$elfnote" set --suid-stack 32M "$work/missing" "$work/p" 2>&1); status=$?
 [ "$status" = 1 ] && grep -q "^elfnote: $work/missing: No such file or directory$" <<< "$out" &&
 	[ "$(value "$work/p")" = 33554432 ]
-check $? "one bad file among several: the others are done, exit 1"
+tap_check $? "one bad file among several: the others are done, exit 1"
 
 # 10. GNU strip after a note was added: either the note and the program
 #     survive, or check reports the damage (docs: stamp after strip).
-for f in x64-dyn x64-static x64-static-pie; do
-	for s in strip "strip --strip-all" objcopy eu-strip; do
+for f in "${programs[@]}"; do
+	for s in "${strips[@]}"; do
 		cp "$work/$f.before" "$work/s"
 		case "$s" in
 		objcopy) objcopy "$work/s" "$work/s2" 2>/dev/null && mv "$work/s2" "$work/s" ;;
@@ -334,12 +352,12 @@ for f in x64-dyn x64-static x64-static-pie; do
 		esac
 		if "$elfnote" check -q "$work/s"; then
 			[ "$(value "$work/s")" = 33554432 ] && [ "$("$work/s")" = hello ]
-			check $? "$s after set on $f: note kept, program runs"
+			tap_check $? "$s after set on $f: note kept, program runs"
 		else
 			status=$?
 			[ "$status" = 3 ] && [ "$s" != eu-strip ] &&
 				case "$("$elfnote" check "$work/s" 2>&1)" in *"strip first, then stamp"*) true ;; *) false ;; esac
-			check $? "$s after set on $f: damage detected by check (exit $status, with the hint: strip first)"
+			tap_check $? "$s after set on $f: damage detected by check (exit $status, with the hint: strip first)"
 		fi
 	done
 done

@@ -10,18 +10,22 @@
 set -uo pipefail
 
 . "$(dirname "$0")/elfnote-env.sh"
-
-check() {
-	if [ "$1" = 0 ]; then echo "ok - elfnote scan: $2"; else echo "not ok - elfnote scan: $2"; fi
-}
+TAP_PREFIX="elfnote scan: "
+. "$top/tests/lib/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
-	echo "ok - elfnote scan: tree tests # SKIP need root (setuid files, setcap, setpriv)"
+	tap_plan 1
+	tap_skip "tree tests" "need root (setuid files, setcap, setpriv)"
 	exit 0
 fi
 
+# The sections' results: 1. what is listed (7), 2. --all (3), 3. JSON (5),
+# 4. names (3), 5. as nobody (4), 6. arguments (5), 7. mounts (3, or 3
+# skipped), 8. depth (2), 9. reads (1, or skipped), the guard gap (2).
+tap_plan $(( 7 + 3 + 5 + 3 + 4 + 5 + 3 + 2 + 1 + 2 ))
+
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tap_on_exit 'rm -rf "$work"'
 # The scan also runs as nobody, who must reach everything but locked/.
 chmod 755 "$work"
 t=$work/tree
@@ -63,9 +67,9 @@ lines() {
 # 1. What is listed, exactly, in text.
 out=$("$elfnote" scan "$t")
 status=$?
-[ "$status" = 0 ]; check $? "a readable tree exits 0 (got $status)"
+[ "$status" = 0 ]; tap_check $? "a readable tree exits 0 (got $status)"
 [ "$(printf '%s\n' "$out" | head -1)" = "MODE OWNER    GROUP    PRIVILEGE      STATUS         STACK      GUARD-GAP  CAPABILITIES    FILE" ]
-check $? "the first line names the columns"
+tap_check $? "the first line names the columns"
 expect=$(cat <<EOF
 0755 root     root     -              none           -          -          cap_net_raw=ep  bin/caps
 2705 root     root     setgid-ignored none           -          -          -               bin/sgid-noexec
@@ -80,16 +84,16 @@ EOF
 )
 got=$(printf '%s\n' "$out" | tail -n +2 | lines)
 [ "$got" = "$expect" ]
-check $? "lists exactly the setuid, setgid and capability ELF executables, with mode, owner, privilege, note, size and capabilities"
+tap_check $? "lists exactly the setuid, setgid and capability ELF executables, with mode, owner, privilege, note, size and capabilities"
 [ "$got" != "$expect" ] && diff <(echo "$expect") <(echo "$got") | sed 's/^/#   /'
 case "$out" in *suid-script*|*suid-empty*) false ;; *) true ;; esac
-check $? "a setuid script and a setuid empty file are skipped silently"
+tap_check $? "a setuid script and a setuid empty file are skipped silently"
 case "$out" in *suid-no-exec-bit*) false ;; *) true ;; esac
-check $? "a setuid ELF file no one can execute (4644) is not listed"
+tap_check $? "a setuid ELF file no one can execute (4644) is not listed"
 case "$out" in *outside-suid*|*link-to-suid*|*link-relative*) false ;; *) true ;; esac
-check $? "a symlink to a setuid program outside the tree is neither followed nor listed"
+tap_check $? "a symlink to a setuid program outside the tree is neither followed nor listed"
 [ "$(getcap "$t/bin/caps")" = "$t/bin/caps cap_net_raw=ep" ]
-check $? "the capabilities text is getcap's"
+tap_check $? "the capabilities text is getcap's"
 
 # 2. --all: every ELF executable (a file with an execute bit: no one can
 #    execute one without), still no script.
@@ -99,16 +103,16 @@ got=$(printf '%s\n' "$out" | tail -n +2 | lines)
 [ "$status" = 0 ] && [ "$(printf '%s\n' "$got" | wc -l)" = 11 ] &&
 	printf '%s\n' "$got" | grep -qx '0755 root     root     -              none           -          -          -               bin/plain' &&
 	printf '%s\n' "$got" | grep -qx '0755 root     root     -              none           -          -          -               bin/plain64'
-check $? "--all adds the plain i386 and x86_64 executables: 11 files"
+tap_check $? "--all adds the plain i386 and x86_64 executables: 11 files"
 case "$out" in *suid-script*|*suid-empty*|*fifo*|*link-to*) false ;; *) true ;; esac
-check $? "--all still skips scripts, empty files, FIFOs and symlinks"
+tap_check $? "--all still skips scripts, empty files, FIFOs and symlinks"
 case "$out" in *no-exec-bit*) false ;; *) true ;; esac
-check $? "--all skips ELF files no one can execute (0644, 4644)"
+tap_check $? "--all skips ELF files no one can execute (0644, 4644)"
 
 # 3. JSON: valid, one object per line, the fields.
 json=$("$elfnote" scan --json "$t")
 status=$?
-[ "$status" = 0 ]; check $? "--json exits 0"
+[ "$status" = 0 ]; tap_check $? "--json exits 0"
 fields=$(printf '%s\n' "$json" | python3 -c '
 import json, sys
 keys = ("file", "owner", "group", "uid", "gid", "mode", "setuid", "setgid",
@@ -122,7 +126,7 @@ for line in sys.stdin:
 	      o["mode"], o["setuid"], o["setgid"], o["setgid_ignored"],
 	      repr(o["capabilities"]), o["status"], o["suid_stack"])
 ' | sort)
-check $? "every --json line is a JSON object with the documented keys"
+tap_check $? "every --json line is a JSON object with the documented keys"
 expect=$(cat <<EOF
 bin/caps root root 0 0 0755 False False False 'cap_net_raw=ep' none 0
 bin/sgid root root 0 0 2755 False True False '' none 0
@@ -136,15 +140,15 @@ sub/deep/er/suid-deep root root 0 0 6755 True True False '' annotated 33554432
 EOF
 )
 [ "$fields" = "$expect" ]
-check $? "--json fields: owner, ids, mode, setuid/setgid, capabilities, status, suid_stack"
+tap_check $? "--json fields: owner, ids, mode, setuid/setgid, capabilities, status, suid_stack"
 [ "$fields" != "$expect" ] && diff <(echo "$expect") <(echo "$fields") | sed 's/^/#   /'
 printf '%s\n' "$json" | grep -q '"file":"[^"]*suid-malformed",.*"problem":"stack property given twice"'
-check $? "--json: a malformed note comes with the kernel's reason"
+tap_check $? "--json: a malformed note comes with the kernel's reason"
 "$elfnote" scan --all --json "$t" | python3 -c '
 import json, sys
 n = sum(1 for l in sys.stdin if json.loads(l)["status"] in ("annotated", "none", "malformed"))
 sys.exit(n != 11)'
-check $? "--all --json: 11 valid objects"
+tap_check $? "--all --json: 11 valid objects"
 
 # 4. Numeric owner and group when they have no name; hostile names.
 uid=$(( $(date +%s) % 20000 + 40000 ))
@@ -155,9 +159,9 @@ name=$(printf 'we"ird\\na\nme\xff')
 cp "$bin/probe-n32" "$work/odd/$name" && chmod 4755 "$work/odd/$name"
 out=$("$elfnote" scan "$work/odd")
 printf '%s\n' "$out" | grep -qx "4755 $(printf '%-8s %-8s' "$uid" "$uid") setuid         none           -          -          -               $work/odd/nameless"
-check $? "an owner and group without a name are shown as numbers"
+tap_check $? "an owner and group without a name are shown as numbers"
 printf '%s\n' "$out" | grep -qxF "4755 root     root     setuid         annotated      33554432   -          -               $work/odd/we\"ird\\134na\\012me$(printf '\xff')"
-check $? "text: control characters and backslashes in names are escaped, one line per file"
+tap_check $? "text: control characters and backslashes in names are escaped, one line per file"
 json=$("$elfnote" scan --json "$work/odd")
 printf '%s\n' "$json" | python3 -c '
 import json, sys
@@ -165,7 +169,7 @@ objs = [json.loads(l) for l in sys.stdin]
 names = sorted(o["file"].rsplit("/", 1)[1] for o in objs)
 sys.exit(names != ["nameless", "we\"ird\\na\nme\xff"])' &&
 	printf '%s\n' "$json" | grep -q "\"file\":\"[^\"]*nameless\",\"owner\":\"$uid\",\"group\":\"$uid\",\"uid\":$uid,\"gid\":$uid,"
-check $? "--json: hostile names stay valid JSON, numeric owner as a string"
+tap_check $? "--json: hostile names stay valid JSON, numeric owner as a string"
 
 # 5. As nobody: locked/ cannot be read, noexec/ cannot be searched,
 #    bin/suid-malformed (4750) cannot be opened; each named once, the rest
@@ -176,18 +180,18 @@ nobody() {
 out=$(nobody "$elfnote" scan "$t" 2>"$work/err")
 status=$?
 err=$(cat "$work/err")
-[ "$status" = 4 ]; check $? "as nobody: an unreadable directory makes the exit status 4 (got $status)"
+[ "$status" = 4 ]; tap_check $? "as nobody: an unreadable directory makes the exit status 4 (got $status)"
 [ "$(sort "$work/err")" = "$(printf 'elfnote: %s: Permission denied\n' "$t/bin/suid-malformed" "$t/locked" "$t/noexec" | sort)" ]
-check $? "as nobody: each unreadable directory or file is reported once, by path ($(printf %s "$err" | tr "\n" " "))"
+tap_check $? "as nobody: each unreadable directory or file is reported once, by path ($(printf %s "$err" | tr "\n" " "))"
 got=$(printf '%s\n' "$out" | tail -n +2 | awk '{print $NF}' | lines | tr '\n' ' ')
 [ "$got" = "bin/caps bin/sgid bin/sgid-noexec bin/suid-n32 bin/suid-none sub/deep/er/suid-deep " ]
-check $? "as nobody: the scan goes on and lists the others ($got)"
+tap_check $? "as nobody: the scan goes on and lists the others ($got)"
 json=$(nobody "$elfnote" scan --json "$t" 2>/dev/null)
 printf '%s\n' "$json" | python3 -c '
 import json, sys
 errs = sorted(o["file"] for o in map(json.loads, sys.stdin) if o["status"] == "error" and o["error"] == "Permission denied")
 sys.exit(errs != [sys.argv[1] + d for d in ("/bin/suid-malformed", "/locked", "/noexec")])' "$t"
-check $? "as nobody, --json: an error object per unreadable directory or file"
+tap_check $? "as nobody, --json: an error object per unreadable directory or file"
 
 # 6. Arguments: several DIRs, a DIR that is not one, a symlink to a DIR,
 #    usage errors.
@@ -197,13 +201,13 @@ status=$?
 	[ "$(cat "$work/err")" = "elfnote: $t/bin/suid-n32: Not a directory
 elfnote: $work/missing: No such file or directory" ] &&
 	printf '%s\n' "$out" | grep -q "sub/deep/er/suid-deep$"
-check $? "a file and a missing DIR are reported (exit 4), the next DIR is scanned"
+tap_check $? "a file and a missing DIR are reported (exit 4), the next DIR is scanned"
 ln -s "$t/sub" "$work/sub-link"
 "$elfnote" scan "$work/sub-link" | grep -q " $work/sub-link/deep/er/suid-deep$"
-check $? "a symlink given as DIR is followed, like find -H"
-"$elfnote" scan --bogus "$t" 2>/dev/null; [ $? = 64 ]; check $? "unknown option: exit 64"
-"$elfnote" scan --help | grep -q '^usage: elfnote scan'; check $? "--help prints the usage"
-"$elfnote" scan "" 2>/dev/null; [ $? = 4 ]; check $? "an empty DIR name is an error, exit 4"
+tap_check $? "a symlink given as DIR is followed, like find -H"
+"$elfnote" scan --bogus "$t" 2>/dev/null; [ $? = 64 ]; tap_check $? "unknown option: exit 64"
+"$elfnote" scan --help | grep -q '^usage: elfnote scan'; tap_check $? "--help prints the usage"
+"$elfnote" scan "" 2>/dev/null; [ $? = 4 ]; tap_check $? "an empty DIR name is an error, exit 4"
 
 # 7. Mount points are not crossed, bind mounts of the same filesystem
 #    included (find -xdev would enter those: same device; one of the tree
@@ -221,19 +225,19 @@ if unshare -Urm true 2>/dev/null; then
 	both=$(printf '%s\n' "$out" | sed -n '/^== mnt then tree/,$p')
 	[ "$status" = 0 ] && ! printf '%s\n' "$tree" | grep -q suid-on-tmpfs &&
 		printf '%s\n' "$tree" | grep -q 'bin/suid-n32$'
-	check $? "a tmpfs mounted inside the tree is not crossed"
+	tap_check $? "a tmpfs mounted inside the tree is not crossed"
 	! printf '%s\n' "$tree" | grep -qE '/sub/(bound|loop)/|^exit' &&
 		[ "$(printf '%s\n' "$tree" | grep -c /)" = 9 ]
-	check $? "bind mounts inside the tree (one of the tree itself) are not crossed: the same 9 files"
+	tap_check $? "bind mounts inside the tree (one of the tree itself) are not crossed: the same 9 files"
 	printf '%s\n' "$both" | grep -q " $t/mnt/suid-on-tmpfs$" &&
 		[ "$(printf '%s\n' "$both" | grep -c suid-on-tmpfs)" = 1 ] &&
 		printf '%s\n' "$both" | grep -q 'bin/suid-n32$'
-	check $? "each DIR stays on its own filesystem: the mount given as DIR is scanned, once"
+	tap_check $? "each DIR stays on its own filesystem: the mount given as DIR is scanned, once"
 	rmdir "$t/sub/bound" "$t/sub/loop"
 else
 	for what in "a tmpfs mounted inside the tree is not crossed" "bind mounts are not crossed" \
 		"each DIR stays on its own filesystem"; do
-		echo "ok - elfnote scan: $what # SKIP unshare -Urm is not permitted here"
+		tap_skip "$what" "unshare -Urm is not permitted here"
 	done
 fi
 
@@ -259,9 +263,9 @@ out=$(ulimit -n 20; "$elfnote" scan "$work/deep")
 status=$?
 got=$(printf '%s\n' "$out" | tail -n +2 | awk '{ n = split($NF, p, "/"); print (length($NF) > 4096), n - 4 }' | sort | tr '\n' ' ')
 [ "$status" = 0 ] && [ "$got" = "0 51 0 51 1 101 1 101 1 151 1 151 " ]
-check $? "with 20 descriptors: a tree 150 deep, paths past PATH_MAX, all 6 programs (exit $status; $got)"
+tap_check $? "with 20 descriptors: a tree 150 deep, paths past PATH_MAX, all 6 programs (exit $status; $got)"
 [ "$("$elfnote" scan --json "$work/deep" | python3 -c 'import json,sys; print(sum(len(json.loads(l)["file"]) > 4096 for l in sys.stdin))')" = 4 ]
-check $? "--json: the 4 programs past PATH_MAX have their whole path"
+tap_check $? "--json: the 4 programs past PATH_MAX have their whole path"
 
 # 9. Only headers and notes are read: a 256 MiB (sparse) setuid ELF costs
 #    a few hundred bytes of reads.
@@ -274,15 +278,15 @@ if command -v strace >/dev/null; then
 	bytes=$(printf '%s\n' "$trace" | awk '/^(\[pid +[0-9]+\] )?p?readv?2?(64)?\(/ { n += $NF } END { print n + 0 }')
 	mapped=$(printf '%s\n' "$trace" | grep -c 'mmap(')
 	[ "$bytes" -gt 0 ] && [ "$bytes" -lt 8192 ] && [ "$mapped" = 0 ]
-	check $? "a 256 MiB ELF file is not read whole: $bytes bytes of pread64"
+	tap_check $? "a 256 MiB ELF file is not read whole: $bytes bytes of pread64"
 else
-	echo "ok - elfnote scan: a 256 MiB ELF file is not read whole # SKIP strace is not installed"
+	tap_skip "a 256 MiB ELF file is not read whole" "strace is not installed"
 fi
 
 # The stack guard gap request is reported too, in text and JSON.
 mkdir "$work/gap" && cp "$bin/guardgap-g4k" "$work/gap/g4k" && chmod 4755 "$work/gap/g4k"
 out=$("$elfnote" scan "$work/gap" | tail -n +2)
 [ "$out" = "4755 root     root     setuid         annotated      -          4096       -               $work/gap/g4k" ]
-check $? "the GUARD-GAP column shows a one-page request"
+tap_check $? "the GUARD-GAP column shows a one-page request"
 "$elfnote" scan --json "$work/gap" | grep -q '"status":"annotated","suid_stack":0,"stack_guard_gap":4096'
-check $? "--json: stack_guard_gap 4096, suid_stack 0"
+tap_check $? "--json: stack_guard_gap 4096, suid_stack 0"

@@ -36,8 +36,6 @@
  * headers and notes with pread(): never a whole file.
  */
 #define _GNU_SOURCE	/* O_NOATIME, getdents64(), statx() */
-#include "scan.h"
-
 #include <dirent.h>
 #include <elf.h>
 #include <errno.h>
@@ -58,24 +56,15 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "elffile.h"
+#include "exit.h"
 #include "json.h"
 #include "names.h"
-
-#define EXIT_UNREADABLE	4
-#define EXIT_USAGE	64
+#include "verdict.h"
 
 /* What the kernel reads for file capabilities (XATTR_NAME_CAPS). */
 #define CAPS_XATTR	"security.capability"
-
-static const char scan_usage[] =
-	"usage: elfnote scan [--json] [--all] [DIR...]\n"
-	"\n"
-	"Lists the setuid, setgid and file-capability ELF executables under\n"
-	"each DIR (default /), on its filesystem only, with their exec policy\n"
-	"note.  --all lists every ELF executable; --json prints one JSON object\n"
-	"per file and line.  Exits 0, 4 if something could not be read, 64 on\n"
-	"a usage error.\n";
 
 struct scan {
 	bool json;
@@ -160,16 +149,6 @@ struct listing {
 	struct elf_report r;
 };
 
-static const char *status_name(enum elf_verdict v)
-{
-	switch (v) {
-	case ELF_ANNOTATED: return "annotated";
-	case ELF_NO_NOTE: return "none";
-	case ELF_MALFORMED: return "malformed";
-	default: return "not-executable";
-	}
-}
-
 /* Linux ignores the setgid bit of a file its group cannot execute. */
 static bool setgid_ignored(mode_t mode)
 {
@@ -208,7 +187,7 @@ static void print_json(const struct listing *l)
 	       setgid_ignored(st->st_mode) ? "true" : "false");
 	json_string(stdout, l->caps ? l->caps : "");
 	fputs(",\"status\":", stdout);
-	json_string(stdout, status_name(r->verdict));
+	json_string(stdout, verdict_name(r->verdict));
 	printf(",\"suid_stack\":%" PRIu64 ",\"stack_guard_gap\":%" PRIu64,
 	       r->verdict == ELF_ANNOTATED ? r->policy.suid_stack : 0,
 	       r->verdict == ELF_ANNOTATED ? r->policy.stack_guard_gap : 0);
@@ -246,7 +225,7 @@ static void print_text(struct scan *s, const struct listing *l)
 	request_text(&l->r, l->r.policy.stack_guard_gap, gap, sizeof(gap));
 	printf(TEXT_FORMAT, mode, id_name(user_cache, st->st_uid, false),
 	       id_name(group_cache, st->st_gid, true), privilege_name(st->st_mode),
-	       status_name(l->r.verdict), stack, gap, l->caps ? l->caps : "-");
+	       verdict_name(l->r.verdict), stack, gap, l->caps ? l->caps : "-");
 	name_print(stdout, l->path);
 	putchar('\n');
 }
@@ -710,12 +689,12 @@ static int scan_roots(struct scan *s, char **roots)
 	free(w.path);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "elfnote: standard output: %s\n", strerror(errno));
-		return EXIT_UNREADABLE;
+		return EXIT_IO_ERROR;
 	}
-	return s->failed ? EXIT_UNREADABLE : 0;
+	return s->failed ? EXIT_IO_ERROR : EXIT_OK;
 }
 
-int cmd_scan(int argc, char **argv)
+int cmd_scan(const struct command *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -737,10 +716,10 @@ int cmd_scan(int argc, char **argv)
 			s.all = true;
 			break;
 		case 'h':
-			fputs(scan_usage, stdout);
-			return 0;
+			command_usage(cmd, stdout);
+			return EXIT_OK;
 		default:
-			fputs(scan_usage, stderr);
+			command_usage(cmd, stderr);
 			return EXIT_USAGE;
 		}
 	}

@@ -1,6 +1,6 @@
 #!/bin/bash
 # elfnote show/check against readelf and eu-readelf on the ELF kinds matrix
-# (tests/host/make-elf-kinds.sh): i386, x86_64, MIPS, PowerPC and PowerPC64
+# (elf-note-tool/tests/make-elf-kinds.sh): i386, x86_64, MIPS, PowerPC and PowerPC64
 # programs from gcc, clang and the assembler, glibc and musl, static,
 # static-pie and dynamic, with and without the note, and stripped.  For
 # every file: elfnote's class, byte order and type are readelf -h's; the
@@ -13,23 +13,45 @@
 set -uo pipefail
 
 . "$(dirname "$0")/elfnote-env.sh"
+TAP_PREFIX="elfnote kinds: "
+. "$top/tests/lib/tap.sh"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tap_on_exit 'rm -rf "$work"'
 export LC_ALL=C
-
-check() {
-	if [ "$1" = 0 ]; then echo "ok - elfnote kinds: $2"; else echo "not ok - elfnote kinds: $2"; fi
-}
 
 # Built afresh (a few seconds), so there is no cache to go stale.
 kinds=$work/kinds
-if ! "$top/tests/host/make-elf-kinds.sh" "$kinds" 2>"$work/build.err"; then
-	check 1 "make-elf-kinds.sh builds every kind"
+if ! "$top/elf-note-tool/tests/make-elf-kinds.sh" "$kinds" 2>"$work/build.err"; then
+	tap_plan 1
+	tap_check 1 "make-elf-kinds.sh builds every kind"
 	sed 's/^/#   /' "$work/build.err"
 	exit 1
 fi
-check 0 "make-elf-kinds.sh builds every kind"
 manifest=$kinds/kinds.tsv
+
+# listed NAME NOTE EXTRA: the manifest line of NAME has its 11 columns
+# and the file was built.
+listed() {
+	[ -f "$kinds/$1" ] && [ -n "$2" ] && [ -z "$3" ]
+}
+
+# The results, from the manifest: the build (1), the coverage (7 covers,
+# 2 more), the file count (1); per file, 6 checks of what was read (1 for
+# a line that is not listed), and 4 of its edit, one more when the edit is
+# in place (a stamped file) and one more when the file runs here (x86_64).
+planned_results() {
+	local n=$((1 + 7 + 2 + 1)) name arch note extra
+	while IFS=$'\t' read -r name _ _ _ _ _ _ arch _ _ note extra; do
+		case "$name" in ''|'#'*) continue ;; esac
+		if listed "$name" "$note" "${extra:-}"; then n=$((n + 6)); else n=$((n + 1)); fi
+		n=$((n + 4))
+		[ "$note" = none ] || n=$((n + 1))
+		[ "$arch" != x86_64 ] || n=$((n + 1))
+	done < "$manifest"
+	echo "$n"
+}
+tap_plan "$(planned_results)"
+tap_check 0 "make-elf-kinds.sh builds every kind"
 
 # --- coverage: the matrix cannot silently shrink ---------------------------
 # covers COLUMN NAME VALUE...: some file has each VALUE in that column.
@@ -41,7 +63,7 @@ covers() {
 			"$manifest" || missing="$missing $value"
 	done
 	[ -z "$missing" ]
-	check $? "the matrix covers $what: $*${missing:+ (missing:$missing)}"
+	tap_check $? "the matrix covers $what: $*${missing:+ (missing:$missing)}"
 }
 covers 2 "ELF classes" 32 64
 covers 3 "byte orders" little big
@@ -52,12 +74,12 @@ covers 7 "libcs" glibc musl none
 covers 9 "programs the i386 guest could run" yes
 awk -F'\t' '!/^#/ && $11 == "none" { n++ } !/^#/ && $11 ~ /^[0-9]+$/ { s++ }
 	END { exit !(n > 0 && s > 0) }' "$manifest"
-check $? "the matrix has stamped and unstamped files"
+tap_check $? "the matrix has stamped and unstamped files"
 # Both notes of each combination that matters to the kernel's reader.
 missing=$(awk -F'\t' '!/^#/ { k = $2 "-" $3 "-" $4; if ($11 == "none") u[k] = 1; else s[k] = 1; all[k] = 1 }
 	END { for (k in all) if (!u[k] || !s[k]) printf " %s", k }' "$manifest")
 [ -z "$missing" ]
-check $? "every class/byte order/type combination in the matrix is there stamped and unstamped${missing:+ (not:$missing)}"
+tap_check $? "every class/byte order/type combination in the matrix is there stamped and unstamped${missing:+ (not:$missing)}"
 
 # --- what readelf and eu-readelf say ---------------------------------------
 # readelf_notes FILE: one line per policy note readelf -n shows:
@@ -120,8 +142,8 @@ while IFS=$'\t' read -r name class data type link _compiler _libc arch runs inte
 	case "$name" in ''|'#'*) continue ;; esac
 	files=$((files + 1))
 	f=$kinds/$name
-	if [ ! -f "$f" ] || [ -z "$note" ] || [ -n "${extra:-}" ]; then
-		check 1 "$name: listed with 11 columns and built"
+	if ! listed "$name" "$note" "${extra:-}"; then
+		tap_check 1 "$name: listed with 11 columns and built"
 		continue
 	fi
 
@@ -142,7 +164,7 @@ while IFS=$'\t' read -r name class data type link _compiler _libc arch runs inte
 	esac
 	[ "$e_class" = "$r_class" ] && [ "$e_data" = "$r_data" ] && [ "$e_type" = "$r_type_name" ] &&
 		[ "$class" = "$r_class" ] && [ "$data" = "$r_data" ] && [ "$type" = "$r_type" ]
-	check $? "$name: header: readelf ELF$r_class $r_data $r_type, elfnote $e_class $e_data $e_type, manifest $class $data $type"
+	tap_check $? "$name: header: readelf ELF$r_class $r_data $r_type, elfnote $e_class $e_data $e_type, manifest $class $data $type"
 
 	# Linking: the interpreter readelf -l shows is the manifest's; one the
 	# i386 guest could use is an i386 file on this host.
@@ -161,7 +183,7 @@ while IFS=$'\t' read -r name class data type link _compiler _libc arch runs inte
 	m_interp=""
 	[ "$interp" = - ] || m_interp=" ($interp)"
 	[ "$runs" = yes ] && m_interp="$m_interp, runs on the i386 guest"
-	check $ok "$name: readelf -l: $r_link${r_interp:+ ($r_interp)}; manifest: $link$m_interp"
+	tap_check $ok "$name: readelf -l: $r_link${r_interp:+ ($r_interp)}; manifest: $link$m_interp"
 
 	# Presence: readelf -n and eu-readelf -n, against the manifest.
 	mapfile -t notes < <(readelf_notes "$f")
@@ -169,7 +191,7 @@ while IFS=$'\t' read -r name class data type link _compiler _libc arch runs inte
 	want=1
 	[ "$note" = none ] && want=0
 	[ "${#notes[@]}" = "$want" ] && [ "$eu_count" = "$want" ]
-	check $? "$name: readelf -n shows ${#notes[@]} policy note(s), eu-readelf -n $eu_count, manifest $want"
+	tap_check $? "$name: readelf -n shows ${#notes[@]} policy note(s), eu-readelf -n $eu_count, manifest $want"
 
 	# Value: elfnote's, the manifest's and readelf's descriptor bytes.
 	status=$(json_field "$json" status)
@@ -185,9 +207,9 @@ while IFS=$'\t' read -r name class data type link _compiler _libc arch runs inte
 		r_value=$(desc_value "$r_data" ${notes[0]})
 	fi
 	[ "$show_status" = 0 ] && [ "$e_value" = "$note" ]
-	check $? "$name: elfnote show says $e_value (exit $show_status), manifest $note"
+	tap_check $? "$name: elfnote show says $e_value (exit $show_status), manifest $note"
 	[ "${e_value%% *}" = "${r_value%% *}" ]
-	check $? "$name: elfnote says ${e_value%% *}, readelf's descriptor says $r_value"
+	tap_check $? "$name: elfnote says ${e_value%% *}, readelf's descriptor says $r_value"
 
 	# check: 0 with the note, 1 without.
 	"$elfnote" check -q "$f" 2>/dev/null
@@ -195,11 +217,11 @@ while IFS=$'\t' read -r name class data type link _compiler _libc arch runs inte
 	want_check=0
 	[ "$note" = none ] && want_check=1
 	[ "$got" = "$want_check" ]
-	check $? "$name: elfnote check exits $got, want $want_check"
+	tap_check $? "$name: elfnote check exits $got, want $want_check"
 done < "$manifest"
 
 [ "$files" -ge 40 ]
-check $? "the manifest lists $files files (at least 40)"
+tap_check $? "the manifest lists $files files (at least 40)"
 
 # --- editing every kind ------------------------------------------------------
 # set adds a note to each unstamped file and rewrites each stamped one in
@@ -216,24 +238,24 @@ while IFS=$'\t' read -r name _class _data _type _link _compiler _libc arch _runs
 	out=$("$elfnote" set --suid-stack "$size" "$f" 2>&1)
 	case "$out" in *"($want)"*|*"; $want)") true ;; *) false ;; esac &&
 		[ "$("$elfnote" show --json "$f" | grep -o '"suid_stack":[0-9]*')" = "\"suid_stack\":$new" ]
-	check $? "$name: set $size: $want, reads back ($out)"
+	tap_check $? "$name: set $size: $want, reads back ($out)"
 	readelf -nW "$f" | grep -q '0x45584543' && eu-readelf -n "$f" | grep -q 'Linux.*1163412803\|Linux.*0x45584543'
-	check $? "$name: readelf -n and eu-readelf -n show the note after set"
+	tap_check $? "$name: readelf -n and eu-readelf -n show the note after set"
 	eu-elflint --gnu-ld "$kinds/$name" > "$work/lint0" 2>&1
 	eu-elflint --gnu-ld "$f" > "$work/lint1" 2>&1
 	! diff "$work/lint0" "$work/lint1" | grep '^>' | grep -v "unknown object file note type 1163412803 with owner name 'Linux'" | grep -q .
-	check $? "$name: eu-elflint --gnu-ld: nothing new but the unknown note type"
+	tap_check $? "$name: eu-elflint --gnu-ld: nothing new but the unknown note type"
 	if [ "$note" != none ]; then
 		[ "$(cmp -l "$kinds/$name" "$f" | wc -l)" -le 8 ] && [ "$(stat -c %s "$f")" = "$(stat -c %s "$kinds/$name")" ]
-		check $? "$name: in place: same size, at most 8 bytes differ"
+		tap_check $? "$name: in place: same size, at most 8 bytes differ"
 	fi
 	if [ "$arch" = x86_64 ]; then
 		"$f"; status=$?
 		"$kinds/$name"; [ "$status" = $? ]
-		check $? "$name: still runs, with the same exit status as before ($status)"
+		tap_check $? "$name: still runs, with the same exit status as before ($status)"
 	fi
 	n=$(notes_of "$f")
 	"$elfnote" clear "$f" >/dev/null && "$elfnote" set --suid-stack 48M "$f" >/dev/null &&
 		[ "$(notes_of "$f")" = "$n" ] && "$elfnote" check "$f"
-	check $? "$name: clear then set: the same note edited, no second one"
+	tap_check $? "$name: clear then set: the same note edited, no second one"
 done < "$manifest"

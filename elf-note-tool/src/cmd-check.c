@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/* elfnote check: problems on stderr, the worst file's verdict as the exit status. */
+#include "command.h"
+#include "elffile.h"
+#include "exit.h"
+#include "verdict.h"
+
+/* One file's exit status; the worst of them is the command's. */
+static int check_status(enum elf_verdict v)
+{
+	switch (v) {
+	case ELF_ANNOTATED: return EXIT_NOTE;
+	case ELF_NO_NOTE: return EXIT_NO_NOTE;
+	case ELF_MALFORMED: return EXIT_MALFORMED;
+	case ELF_NOT_EXECUTABLE: return EXIT_NOT_EXECUTABLE;
+	default: return EXIT_IO_ERROR;
+	}
+}
+
+int cmd_check(const struct command *cmd, int argc, char **argv)
+{
+	int quiet = 0, worst = EXIT_NOTE, first = command_flag(cmd, argc, argv, "quiet", 'q', &quiet);
+
+	if (first < 0)
+		return EXIT_USAGE;
+	for (int i = first; i < argc; i++) {
+		struct elf_report r;
+
+		elf_inspect(argv[i], &r);
+		if (!quiet)
+			verdict_complain(argv[i], &r);
+		if (check_status(r.verdict) > worst)
+			worst = check_status(r.verdict);
+	}
+	return worst;
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* elfnote show: what each file's note asks, in words or as JSON. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "command.h"
+#include "elffile.h"
+#include "exit.h"
+#include "json.h"
+#include "names.h"
+#include "verdict.h"
+
+/* A request as " bytes (KiB)". */
+static void print_size(const char *what, uint64_t v)
+{
+	printf("%s %" PRIu64 " bytes (%" PRIu64 " KiB)", what, v, v >> 10);
+}
+
+static void show_text(const char *path, const struct elf_report *r)
+{
+	const struct policy *p = &r->policy;
+
+	if (r->verdict >= ELF_MALFORMED) {
+		verdict_complain(path, r);
+		return;
+	}
+	name_print(stdout, path);
+	if (r->verdict == ELF_NO_NOTE) {
+		printf(": no exec policy note%s%s\n", p->problem ? "; " : "",
+		       p->problem ? p->problem : "");
+		return;
+	}
+	if (!p->suid_stack && !p->stack_guard_gap) {
+		printf(": exec policy note, no request\n");
+		return;
+	}
+	printf(": exec policy note: ");
+	if (p->suid_stack)
+		print_size("suid stack", p->suid_stack);
+	if (p->suid_stack && p->stack_guard_gap)
+		printf(", ");
+	if (p->stack_guard_gap)
+		print_size("stack guard gap", p->stack_guard_gap);
+	putchar('\n');
+}
+
+static void show_json(const char *path, const struct elf_report *r)
+{
+	fputs("{\"file\":", stdout);
+	json_string(stdout, path);
+	printf(",\"status\":\"%s\"", verdict_name(r->verdict));
+	if (r->verdict <= ELF_MALFORMED)
+		printf(",\"class\":%d,\"byte_order\":\"%s\",\"type\":\"%s\"", r->elf_class,
+		       r->big_endian ? "big" : "little", r->type);
+	if (r->verdict == ELF_ANNOTATED)
+		printf(",\"suid_stack\":%" PRIu64 ",\"stack_guard_gap\":%" PRIu64 ",\"notes\":%zu",
+		       r->policy.suid_stack, r->policy.stack_guard_gap, r->policy.notes);
+	if (r->verdict <= ELF_MALFORMED && r->policy.problem) {
+		fputs(",\"problem\":", stdout);
+		json_string(stdout, r->policy.problem);
+	}
+	if (r->verdict >= ELF_NOT_EXECUTABLE) {
+		fputs(",\"error\":", stdout);
+		json_string(stdout, r->reason);
+	}
+	fputs("}\n", stdout);
+}
+
+int cmd_show(const struct command *cmd, int argc, char **argv)
+{
+	int json = 0, status = EXIT_OK, first = command_flag(cmd, argc, argv, "json", 0, &json);
+
+	if (first < 0)
+		return EXIT_USAGE;
+	for (int i = first; i < argc; i++) {
+		struct elf_report r;
+
+		elf_inspect(argv[i], &r);
+		if (json) {
+			show_json(argv[i], &r);
+			verdict_complain(argv[i], &r);
+		} else {
+			show_text(argv[i], &r);
+		}
+		if (r.verdict >= ELF_MALFORMED)
+			status = EXIT_FILE_FAILED;
+	}
+	return status;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * elfnote's commands: one entry each in main.c's table, which is also the
+ * one source of the usage texts (elfnote --help, and a command's own usage
+ * after a usage error).  A command's code is in cmd-NAME.c.
+ */
+#ifndef ELFNOTE_COMMAND_H
+#define ELFNOTE_COMMAND_H
+
+#include <stdio.h>
+
+struct command {
+	const char *name;
+	/* argv[0] is the command's name; returns the exit status (exit.h). */
+	int (*run)(const struct command *cmd, int argc, char **argv);
+	const char *args;	/* the synopsis after "elfnote NAME" */
+	const char *help;	/* what it does, options and exit status */
+};
+
+int cmd_show(const struct command *cmd, int argc, char **argv);
+int cmd_check(const struct command *cmd, int argc, char **argv);
+/* set and clear */
+int cmd_set(const struct command *cmd, int argc, char **argv);
+int cmd_scan(const struct command *cmd, int argc, char **argv);
+
+/* "usage: elfnote NAME ARGS" and the command's help, on out. */
+void command_usage(const struct command *cmd, FILE *out);
+
+/*
+ * For commands that take one flag (--NAME, or -SHORT if short_name) and
+ * at least one FILE: sets *flag when given; returns the index of the
+ * first FILE, or -1 after printing the command's usage on stderr.
+ */
+int command_flag(const struct command *cmd, int argc, char **argv, const char *name,
+		 int short_name, int *flag);
+
+#endif
