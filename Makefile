@@ -84,12 +84,16 @@ uapi: tree
 		cp $(SERIES_ID) $(UAPI)/.stamp; \
 	fi
 
-GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h samples/size.c samples/size.h samples/pad.c samples/pad.h
+# The runner and its library (i386-guest/lib, which the programs in
+# samples/ use too).
+GUEST_LIB := i386-guest/lib
+GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h \
+	$(addprefix $(GUEST_LIB)/,size-expr.c size-expr.h pad.c pad.h)
 
 $(GUEST_BIN)/%/init: $(GUEST_SRC) $(BUILD)/uapi-%/.stamp
 	@mkdir -p $(@D)
 	$(CC_$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
-		i386-guest/init.c i386-guest/scenario.c samples/size.c samples/pad.c
+		i386-guest/init.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c $(GUEST_LIB)/pad.c
 
 $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 	@mkdir -p $(@D)
@@ -116,11 +120,11 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefi
 
 $(BUILD)/host/scenario-lint: i386-guest/scenario-lint.c $(GUEST_SRC)
 	@mkdir -p $(@D)
-	cc $(HOST_CFLAGS) -o $@ i386-guest/scenario-lint.c i386-guest/scenario.c samples/size.c
+	cc $(HOST_CFLAGS) -o $@ i386-guest/scenario-lint.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c
 
 $(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
 	@mkdir -p $(@D)
-	cc $(HOST_CFLAGS) -o $@ tests/host/test-scenario.c i386-guest/scenario.c samples/size.c
+	cc $(HOST_CFLAGS) -o $@ tests/host/test-scenario.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c
 
 # The note's two definitions (kernel UAPI, elf-note-tool's header) must
 # agree: built for i386 and x86_64 against the patched tree's headers, run here.

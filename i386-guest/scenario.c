@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../samples/size.h"
+#include "lib/size-expr.h"
 
 #define LINE_MAX_LEN 4096
 #define MAX_TOKENS 64

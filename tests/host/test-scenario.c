@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../i386-guest/scenario.h"
-#include "../../samples/size.h"
+#include "../../i386-guest/lib/size-expr.h"
 
 static int failures;
 

@@ -86,8 +86,9 @@ move_note() {
 }
 
 # Everything a corpus binary is built from: a change rebuilds them all.
-inputs=$( { echo "$CC_ABI"; cat "$top/samples/probe.c" "$top/samples/stackmap.c" \
-	"$top/samples/size.c" "$0"; } | sha256sum | cut -d' ' -f1)
+lib=$top/i386-guest/lib
+inputs=$( { echo "$CC_ABI"; cat "$top/samples/probe.c" "$lib/stackmap.c" "$lib/stackmap.h" \
+	"$lib/size-expr.c" "$0"; } | sha256sum | cut -d' ' -f1)
 
 scn=$out/scenarios/60-malformed-notes.scn
 list=$out/$abi/corpus.list
@@ -114,8 +115,8 @@ while read -r name outcome words; do
 	if ! cmp -s "$src.tmp" "$src" || [ ! -x "$bin/bad-$name" ]; then
 		rm -f "$src"
 		$CC_ABI -std=gnu11 -O2 -static -s -Wl,--build-id=none \
-			-o "$bin/bad-$name.tmp" "$top/samples/probe.c" "$top/samples/stackmap.c" \
-			"$top/samples/size.c" -x assembler "$src.tmp"
+			-o "$bin/bad-$name.tmp" "$top/samples/probe.c" "$lib/stackmap.c" \
+			"$lib/size-expr.c" -x assembler "$src.tmp"
 		case "$name" in
 		cross-page-*) move_note "$bin/bad-$name.tmp" cross-page ;;
 		past-eof-*) move_note "$bin/bad-$name.tmp" past-eof ;;
