@@ -223,6 +223,50 @@ static void test_scenarios(void)
 	      "error: ambient= without a capability");
 }
 
+#define X16 "xxxxxxxxxxxxxxxx"
+#define X128 X16 X16 X16 X16 X16 X16 X16 X16
+
+/*
+ * Every field's own error message, whole, with file and line: the parser
+ * reads each field through a row of its table, and a row must not answer
+ * for another field.
+ */
+static const struct {
+	const char *field, *text, *error;
+} field_errors[] = {
+	{ "name", "run=/x name=" X128 "\n", "t.scn:1: name too long: " X128 },
+	{ "run", "name=y run=/x,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n",
+	  "t.scn:1: run= has more than 15 arguments" },
+	{ "user", "name=y run=/x user=x\n", "t.scn:1: bad user=x (UID or UID:GID)" },
+	{ "stack", "name=y run=/x stack=junk\n",
+	  "t.scn:1: bad stack= value: junk (a size such as 8M, or unlimited)" },
+	{ "argv_bytes", "name=y run=/x argv_bytes=8MB\n", "t.scn:1: bad argv_bytes=8MB" },
+	{ "envp_bytes", "name=y run=/x envp_bytes=1-2\n", "t.scn:1: bad envp_bytes=1-2" },
+	{ "norandom", "name=y run=/x norandom=2\n", "t.scn:1: norandom= takes 0 or 1" },
+	{ "boot", "name=y run=/x boot=" X16 X16 "\n", "t.scn:1: boot too long: " X16 X16 },
+	{ "kernel", "name=y run=/x kernel=Stock\n", "t.scn:1: kernel= takes any, stock or patched" },
+	{ "argv_empty", "name=y run=/x argv_empty=x\n", "t.scn:1: bad argv_empty=x" },
+	{ "envp_empty", "name=y run=/x envp_empty=\n", "t.scn:1: bad envp_empty=" },
+	{ "sysctl", "name=y run=/x sysctl=fs\n",
+	  "t.scn:1: bad sysctl=fs (NAME=VALUE, e.g. fs.secureexec_stack_max=0)" },
+	{ "abi", "name=y run=/x abi=,\n", "t.scn:1: abi= needs at least one ABI" },
+	{ "repeat", "name=y run=/x repeat=1x\n",
+	  "t.scn:1: bad repeat=1x (a number of runs, 1 to 1000)" },
+	{ "ambient", "name=y run=/x ambient=,\n", "t.scn:1: ambient= needs at least one capability" },
+	{ "expect.exit", "name=y run=/x expect.exit=x\n", "t.scn:1: bad expect.exit=x" },
+	{ "Name (case matters)", "name=y run=/x Name=z\n", "t.scn:1: unknown field 'Name'" },
+};
+
+static void test_field_errors(void)
+{
+	for (size_t i = 0; i < sizeof(field_errors) / sizeof(field_errors[0]); i++) {
+		char name[80];
+
+		snprintf(name, sizeof(name), "error: %s, the whole message", field_errors[i].field);
+		check(!strcmp(error_of(field_errors[i].text), field_errors[i].error), name);
+	}
+}
+
 /* Per-ABI values, $NAME inside a value, and abi=. */
 static void test_abis(void)
 {
@@ -287,6 +331,7 @@ int main(void)
 {
 	test_sizes();
 	test_scenarios();
+	test_field_errors();
 	test_abis();
 	test_names();
 	return failures ? 1 : 0;
