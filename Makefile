@@ -60,11 +60,13 @@ tree: deps
 	kernel/tree.sh patched
 
 # --- guest userland -----------------------------------------------------------
-# The guest programs are built for both ABIs, into $(GUEST_BIN)/i386 and
-# x86_64: an x86_64 guest runs both (i386 ones through compat), and the
-# host tests read both.
-CC_i386 := i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs
-CC_x86_64 := x86_64-linux-gnu-gcc -specs=/usr/lib/x86_64-linux-musl/musl-gcc.specs
+# The guest programs are built for each ABI that has programs of its own
+# (i386-guest/abis.txt: i386 and x86_64), into $(GUEST_BIN)/ABI: an x86_64
+# guest runs both (i386 ones through compat), and the host tests read both.
+ABIS := i386-guest/abis.sh
+PROGRAM_ABIS := $(shell $(ABIS) programs)
+# The compiler of ABI $(1)'s programs: its gcc with musl's specs.
+guest_cc = $(shell $(ABIS) cc abi=$(1)) -specs=/usr/lib/$(shell $(ABIS) triplet abi=$(1))/musl-gcc.specs
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -s
 UAPI = $(BUILD)/uapi-$(ARCH)
 GUEST_BIN := $(BUILD)/guest-bin
@@ -92,7 +94,7 @@ GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h \
 
 $(GUEST_BIN)/%/init: $(GUEST_SRC) $(BUILD)/uapi-%/.stamp
 	@mkdir -p $(@D)
-	$(CC_$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
+	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
 		i386-guest/init.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c $(GUEST_LIB)/pad.c
 
 $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
@@ -103,7 +105,7 @@ $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 # new times.
 samples: deps uapi
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
-	for abi in i386 x86_64; do \
+	for abi in $(PROGRAM_ABIS); do \
 		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote && \
 		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi || exit; \
 	done
@@ -130,7 +132,7 @@ $(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
 # agree: built for i386 and x86_64 against the patched tree's headers, run here.
 $(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
 	@mkdir -p $(@D)
-	$(CC_$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
+	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -o $@ $<
 
 # elfnote's pure parts (size parser, note bytes, editor) on images in memory.
 ELFNOTE_UNIT_SRC := $(addprefix elf-note-tool/src/,size.c policy.c edit.c addnote.c elffile.c)
@@ -144,8 +146,8 @@ $(BUILD)/host/no-i386: tests/host/no-i386.c
 
 host-tools: $(BUILD)/host/scenario-lint
 host-tests: uapi samples
-	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario $(BUILD)/host/test-note-abi-i386 $(BUILD)/host/test-note-abi-x86_64 \
-		$(BUILD)/host/test-elfnote-unit
+	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario \
+		$(addprefix $(BUILD)/host/test-note-abi-,$(PROGRAM_ABIS)) $(BUILD)/host/test-elfnote-unit
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all test-build
 
 # --- elfnote --------------------------------------------------------------------

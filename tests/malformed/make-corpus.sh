@@ -1,6 +1,7 @@
 #!/bin/bash
 # make-corpus.sh OUTDIR [ABI]: build the malformed-note corpus of
-# corpus.txt for one ABI (i386, the default, or x86_64).
+# corpus.txt for one ABI's programs (i386, the default, or x86_64: the
+# programs column of i386-guest/abis.txt).
 #
 #   OUTDIR/ABI/bin/bad-NAME      the probe with NAME's words as its PT_NOTE
 #   OUTDIR/ABI/corpus.list       gen_init_cpio lines: each one setuid root
@@ -17,11 +18,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: make-corpus.sh OUTDIR [ABI]}
 abi=${2:-i386}
-case "$abi" in
-i386) CC_ABI=${CC_ABI:-i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs} ;;
-x86_64) CC_ABI=${CC_ABI:-x86_64-linux-gnu-gcc -specs=/usr/lib/x86_64-linux-musl/musl-gcc.specs} ;;
-*) echo "make-corpus.sh: unknown ABI '$abi' (i386 or x86_64)" >&2; exit 1 ;;
+# The ABI's compiler, as for its other programs (i386-guest/abis.txt).
+abis=$top/i386-guest/abis.sh
+known=$("$abis" programs | tr '\n' ' ')
+case " $known" in
+*" $abi "*) ;;
+*) echo "make-corpus.sh: unknown ABI '$abi' (${known% })" >&2; exit 1 ;;
 esac
+read -r cc triplet < <("$abis" cc,triplet abi="$abi")
+CC_ABI=${CC_ABI:-$cc -specs=/usr/lib/$triplet/musl-gcc.specs}
 bin=$out/$abi/bin
 src_dir=$out/$abi/src
 mkdir -p "$bin" "$src_dir" "$out/scenarios"
