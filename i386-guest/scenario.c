@@ -35,6 +35,7 @@ static const struct {
 #define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 
 static const char *const abis[] = SCN_ABIS;
+_Static_assert(N(abis) == SCN_NABIS, "SCN_NABIS counts SCN_ABIS");
 
 int scn_abi_index(const char *name)
 {
