@@ -60,11 +60,13 @@ tree: deps
 	kernel/tree.sh patched
 
 # --- guest userland -----------------------------------------------------------
-# The guest programs are built for both ABIs, into $(GUEST_BIN)/i386 and
-# x86_64: an x86_64 guest runs both (i386 ones through compat), and the
-# host tests read both.
-CC_i386 := i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs
-CC_x86_64 := x86_64-linux-gnu-gcc -specs=/usr/lib/x86_64-linux-musl/musl-gcc.specs
+# The guest programs are built for each ABI that has programs of its own
+# (i386-guest/abis.txt: i386 and x86_64), into $(GUEST_BIN)/ABI: an x86_64
+# guest runs both (i386 ones through compat), and the host tests read both.
+ABIS := i386-guest/abis.sh
+PROGRAM_ABIS := $(shell $(ABIS) programs)
+# The compiler of ABI $(1)'s programs: its gcc with musl's specs.
+guest_cc = $(shell $(ABIS) cc abi=$(1)) -specs=/usr/lib/$(shell $(ABIS) triplet abi=$(1))/musl-gcc.specs
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -s
 UAPI = $(BUILD)/uapi-$(ARCH)
 GUEST_BIN := $(BUILD)/guest-bin
@@ -84,12 +86,16 @@ uapi: tree
 		cp $(SERIES_ID) $(UAPI)/.stamp; \
 	fi
 
-GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h samples/size.c samples/size.h samples/pad.c samples/pad.h
+# The runner and its library (i386-guest/lib, which the programs in
+# samples/ use too).
+GUEST_LIB := i386-guest/lib
+GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h \
+	$(addprefix $(GUEST_LIB)/,size-expr.c size-expr.h pad.c pad.h)
 
 $(GUEST_BIN)/%/init: $(GUEST_SRC) $(BUILD)/uapi-%/.stamp
 	@mkdir -p $(@D)
-	$(CC_$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
-		i386-guest/init.c i386-guest/scenario.c samples/size.c samples/pad.c
+	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
+		i386-guest/init.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c $(GUEST_LIB)/pad.c
 
 $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 	@mkdir -p $(@D)
@@ -99,7 +105,7 @@ $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 # new times.
 samples: deps uapi
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
-	for abi in i386 x86_64; do \
+	for abi in $(PROGRAM_ABIS); do \
 		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote && \
 		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi || exit; \
 	done
@@ -116,17 +122,17 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefi
 
 $(BUILD)/host/scenario-lint: i386-guest/scenario-lint.c $(GUEST_SRC)
 	@mkdir -p $(@D)
-	cc $(HOST_CFLAGS) -o $@ i386-guest/scenario-lint.c i386-guest/scenario.c samples/size.c
+	cc $(HOST_CFLAGS) -o $@ i386-guest/scenario-lint.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c
 
 $(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
 	@mkdir -p $(@D)
-	cc $(HOST_CFLAGS) -o $@ tests/host/test-scenario.c i386-guest/scenario.c samples/size.c
+	cc $(HOST_CFLAGS) -o $@ tests/host/test-scenario.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c
 
 # The note's two definitions (kernel UAPI, elf-note-tool's header) must
 # agree: built for i386 and x86_64 against the patched tree's headers, run here.
 $(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c tests/lib/tap.h elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
 	@mkdir -p $(@D)
-	$(CC_$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -Itests/lib -o $@ $<
+	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -Itests/lib -o $@ $<
 
 $(BUILD)/host/no-i386: tests/host/no-i386.c
 	@mkdir -p $(@D)
@@ -137,7 +143,8 @@ host-tools: $(BUILD)/host/scenario-lint
 # elfnote's tests are elf-note-tool's (elf-note-tool/tests/): its
 # check-build builds what they need, tests/check.sh runs them.
 host-tests: uapi samples
-	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario $(BUILD)/host/test-note-abi-i386 $(BUILD)/host/test-note-abi-x86_64
+	$(MAKE) -s $(BUILD)/host/scenario-lint $(BUILD)/host/test-scenario \
+		$(addprefix $(BUILD)/host/test-note-abi-,$(PROGRAM_ABIS))
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all check-build
 
 # --- elfnote --------------------------------------------------------------------

@@ -16,11 +16,12 @@ initrd=${2:?}
 log=${3:?}
 shift 3
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-600}
-# The guest's architecture (ARCH, as for kernel/build.sh) picks the emulator.
-case "${ARCH:-i386}" in
-x86_64) QEMU=${QEMU:-qemu-system-x86_64} ;;
-*) QEMU=${QEMU:-qemu-system-i386} ;;
-esac
+# The guest's architecture (ARCH, as for kernel/build.sh) picks the
+# emulator: the qemu of the ABI named as the ARCH (abis.txt).
+if [ -z "${QEMU:-}" ]; then
+	QEMU=$("$(dirname "$0")/abis.sh" qemu abi="${ARCH:-i386}")
+	[ -n "$QEMU" ] || { echo "boot.sh: no ABI row for ARCH=${ARCH:-i386} in abis.txt" >&2; exit 2; }
+fi
 
 # QEMU_EXTRA: more QEMU options, e.g. "-icount shift=0" (bench.sh).
 # shellcheck disable=SC2206

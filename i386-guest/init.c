@@ -52,7 +52,7 @@
 
 #include <linux/capability.h>
 
-#include "../samples/pad.h"
+#include "lib/pad.h"
 #include "scenario.h"
 
 #define SCENARIO_DIR "/etc/scenarios"

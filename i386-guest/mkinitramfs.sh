@@ -26,30 +26,29 @@ die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 file -L "$BUSYBOX" | grep -q 'ELF 32-bit.*Intel 80386.*statically linked' ||
 	die "$BUSYBOX is not a static i386 busybox (package busybox-static:i386)"
 
-# ABI name in the guest -> the folder its programs were built into.
-case "$arch" in
-i386) abis="i386:i386" ;;
-x86_64) abis="x86_64:x86_64 ia32:i386" ;;
-*) die "unknown ARCH '$arch' (i386 or x86_64)" ;;
-esac
+# The ABIs the kernel runs, as "ABI PROGRAMS" lines: the name in the guest
+# and the folder its programs were built into (abis.txt).
+abis=$("$top/i386-guest/abis.sh" abi,programs kernel="$arch")
+[ -n "$abis" ] || die "unknown ARCH '$arch' ($(echo $("$top/i386-guest/abis.sh" kernel)))"
 
-# The loaders of the dynamic samples: musl's (musl:i386, musl for the
-# host) and glibc's (libc6-i386-cross for i386, the host's for x86_64).
+# The loaders of the dynamic samples of a programs folder: musl's
+# (musl:i386, musl for the host) and glibc's (libc6-i386-cross for i386,
+# the host's for x86_64): LOADER LIBC GLIBC_INTERP GLIBC_LIB.
 loaders() {
-	case "$1" in
-	i386) echo "ld-musl-i386.so.1 /usr/lib/i386-linux-musl/libc.so ld-linux.so.2 /usr/i686-linux-gnu/lib" ;;
-	x86_64) echo "ld-musl-x86_64.so.1 /usr/lib/x86_64-linux-musl/libc.so ld-linux-x86-64.so.2 /lib/x86_64-linux-gnu" ;;
-	esac
+	local musl_ld triplet glibc_ld glibc_lib
+	read -r musl_ld triplet glibc_ld glibc_lib < <("$top/i386-guest/abis.sh" \
+		musl_ld,triplet,glibc_ld,glibc_lib abi="$1")
+	echo "$musl_ld /usr/lib/$triplet/libc.so $glibc_ld $glibc_lib"
 }
 
 # initramfs.list for one ABI, its paths moved under /abi/ABI.
 abi_list() {
-	local abi=$1 bin=$BUILD/guest-bin/$2 musl_loader musl_libc glibc_loader glibc_lib
-	read -r musl_loader musl_libc glibc_loader glibc_lib < <(loaders "$2")
+	local abi=$1 bin=$BUILD/guest-bin/$2 musl_loader musl_libc glibc_interp glibc_lib
+	read -r musl_loader musl_libc glibc_interp glibc_lib < <(loaders "$2")
 	echo "dir /abi/$abi 0755 0 0"
 	{ sed -e '/^#/d' -e '/^$/d' -e "s|\$BIN|$bin|g" -e "s|\$BUSYBOX|$BUSYBOX|g" \
 		-e "s|\$MUSL_LOADER|$musl_loader|g" -e "s|\$MUSL_LIBC|$musl_libc|g" \
-		-e "s|\$GLIBC_LOADER|$glibc_loader|g" -e "s|\$GLIBC_LIB|$glibc_lib|g" \
+		-e "s|\$GLIBC_LOADER|${glibc_interp##*/}|g" -e "s|\$GLIBC_LIB|$glibc_lib|g" \
 		"$top/i386-guest/initramfs.list"
 	# The malformed-note corpus (tests/malformed/make-corpus.sh).
 	cat "$BUILD/generated/$2/corpus.list"
@@ -70,14 +69,19 @@ list=$out.list
 	nod   /dev/null         0666 0 0 c 1 3
 	nod   /dev/kmsg         0644 0 0 c 1 11
 	file  /init             $BUILD/guest-bin/$arch/init 0755 0 0
-	slink /bin              abi/${abis%%:*}/bin 0777 0 0
-	slink /lib              abi/${abis%%:*}/lib 0777 0 0
+	slink /bin              abi/${abis%% *}/bin 0777 0 0
+	slink /lib              abi/${abis%% *}/lib 0777 0 0
 	LIST
-	# glibc's x86_64 programs ask for /lib64/ld-linux-x86-64.so.2.
-	[ "$arch" != x86_64 ] || echo "slink /lib64 abi/x86_64/lib 0777 0 0"
-	for pair in $abis; do
-		abi_list "${pair%%:*}" "${pair#*:}"
-	done
+	# A glibc loader asked for elsewhere than /lib (x86_64's, in /lib64)
+	# is found through a link to its ABI's /lib: that folder is the
+	# ABI's own, not re-pointed with /lib.
+	while read -r abi programs; do
+		read -r _ _ glibc_interp _ < <(loaders "$programs")
+		[ "${glibc_interp%/*}" = /lib ] || echo "slink ${glibc_interp%/*} abi/$abi/lib 0777 0 0"
+	done <<< "$abis"
+	while read -r abi programs; do
+		abi_list "$abi" "$programs"
+	done <<< "$abis"
 	{ "$top/i386-guest/scenario-files.sh"; ls "$top"/tests/bench/*.scn; } | while read -r scn; do
 		echo "file /etc/scenarios/$(basename "$scn") $scn 0644 0 0"
 	done

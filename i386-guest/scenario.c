@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../samples/size.h"
+#include "lib/size-expr.h"
 
 #define LINE_MAX_LEN 4096
 #define MAX_TOKENS 64
@@ -35,6 +35,7 @@ static const struct {
 #define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 
 static const char *const abis[] = SCN_ABIS;
+_Static_assert(N(abis) == SCN_NABIS, "SCN_NABIS counts SCN_ABIS");
 
 int scn_abi_index(const char *name)
 {
@@ -108,14 +109,6 @@ static int copy(struct scn_file *st, char *dst, size_t len, const char *src, con
 	return 0;
 }
 
-static int lookup(const char *name, const char *const *table, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(name, table[i]))
-			return i;
-	return -1;
-}
-
 /* The number of a capability named as @fcap and ambient= name them, or -1. */
 static int cap_number(const char *name)
 {
@@ -147,8 +140,9 @@ static int parse_limit_part(const char *text, unsigned long long *v)
 	return parse_size(text, v);
 }
 
-static int parse_stack(struct scn_file *st, const char *text, struct scn_limit *l)
+static int parse_stack(struct scn_file *st, const char *text, struct scenario *s)
 {
+	struct scn_limit *l = &s->stack;
 	char soft[64];
 	const char *slash = strchr(text, '/');
 	size_t n = slash ? (size_t)(slash - text) : strlen(text);
@@ -355,41 +349,91 @@ static int parse_ambient(struct scn_file *st, const char *text, struct scenario 
 	return s->ambient ? 0 : fail(st, "ambient= needs at least one capability");
 }
 
-static const char *const keys[] = {
-	"name", "run", "user", "stack", "argv_bytes", "envp_bytes", "norandom",
-	"boot", "kernel", "argv_empty", "envp_empty", "sysctl", "abi", "repeat",
-	"ambient",
+static int parse_name(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return copy(st, s->name, sizeof(s->name), text, "name");
+}
+
+static int parse_boot(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return copy(st, s->boot, sizeof(s->boot), text, "boot");
+}
+
+static int parse_kernel(struct scn_file *st, const char *text, struct scenario *s)
+{
+	if (strcmp(text, "any") && strcmp(text, "stock") && strcmp(text, "patched"))
+		return fail(st, "kernel= takes any, stock or patched");
+	return copy(st, s->kernel, sizeof(s->kernel), text, "kernel");
+}
+
+static int parse_norandom(struct scn_file *st, const char *text, struct scenario *s)
+{
+	if (strcmp(text, "0") && strcmp(text, "1"))
+		return fail(st, "norandom= takes 0 or 1");
+	s->norandom = text[0] == '1';
+	return 0;
+}
+
+/* A byte or string count: a size expression (size-expr.h). */
+static int parse_count(struct scn_file *st, const char *key, const char *text,
+		       unsigned long long *v)
+{
+	return parse_size(text, v) ? fail(st, "bad %s=%s", key, text) : 0;
+}
+
+static int parse_argv_bytes(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_count(st, "argv_bytes", text, &s->argv_bytes);
+}
+
+static int parse_envp_bytes(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_count(st, "envp_bytes", text, &s->envp_bytes);
+}
+
+static int parse_argv_empty(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_count(st, "argv_empty", text, &s->argv_empty);
+}
+
+static int parse_envp_empty(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_count(st, "envp_empty", text, &s->envp_empty);
+}
+
+/*
+ * A scenario's fields (expect.KEY aside): a new one is a row and its
+ * function, and no row depends on where another one is.
+ */
+static const struct {
+	const char *key;
+	int (*parse)(struct scn_file *st, const char *text, struct scenario *s);
+} fields[] = {
+	{ "name", parse_name },
+	{ "run", parse_run },
+	{ "user", parse_user },
+	{ "stack", parse_stack },
+	{ "argv_bytes", parse_argv_bytes },
+	{ "envp_bytes", parse_envp_bytes },
+	{ "norandom", parse_norandom },
+	{ "boot", parse_boot },
+	{ "kernel", parse_kernel },
+	{ "argv_empty", parse_argv_empty },
+	{ "envp_empty", parse_envp_empty },
+	{ "sysctl", parse_sysctl },
+	{ "abi", parse_abis },
+	{ "repeat", parse_repeat },
+	{ "ambient", parse_ambient },
 };
 
 static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)
 {
 	if (!strncmp(key, "expect.", 7))
 		return parse_expect(st, key + 7, val, s);
-	switch (lookup(key, keys, (int)N(keys))) {
-	case 0: return copy(st, s->name, sizeof(s->name), val, "name");
-	case 1: return parse_run(st, val, s);
-	case 2: return parse_user(st, val, s);
-	case 3: return parse_stack(st, val, &s->stack);
-	case 4: return parse_size(val, &s->argv_bytes) ? fail(st, "bad argv_bytes=%s", val) : 0;
-	case 5: return parse_size(val, &s->envp_bytes) ? fail(st, "bad envp_bytes=%s", val) : 0;
-	case 6:
-		if (strcmp(val, "0") && strcmp(val, "1"))
-			return fail(st, "norandom= takes 0 or 1");
-		s->norandom = val[0] == '1';
-		return 0;
-	case 7: return copy(st, s->boot, sizeof(s->boot), val, "boot");
-	case 8:
-		if (strcmp(val, "any") && strcmp(val, "stock") && strcmp(val, "patched"))
-			return fail(st, "kernel= takes any, stock or patched");
-		return copy(st, s->kernel, sizeof(s->kernel), val, "kernel");
-	case 9: return parse_size(val, &s->argv_empty) ? fail(st, "bad argv_empty=%s", val) : 0;
-	case 10: return parse_size(val, &s->envp_empty) ? fail(st, "bad envp_empty=%s", val) : 0;
-	case 11: return parse_sysctl(st, val, s);
-	case 12: return parse_abis(st, val, s);
-	case 13: return parse_repeat(st, val, s);
-	case 14: return parse_ambient(st, val, s);
-	default: return fail(st, "unknown field '%s'", key);
-	}
+	for (size_t i = 0; i < N(fields); i++)
+		if (!strcmp(key, fields[i].key))
+			return fields[i].parse(st, val, s);
+	return fail(st, "unknown field '%s'", key);
 }
 
 static const struct scn_let *find_let(const struct scn_file *st, const char *name, size_t n)

@@ -43,7 +43,9 @@ struct scn_value {
  * The ABIs a scenario can run under: a program of the kernel's own kind on
  * i386 or x86_64, and an i386 program on x86_64 (ia32, the kernel's compat
  * layer).  An i386 kernel runs "i386"; an x86_64 kernel runs "x86_64" and
- * then "ia32", with the same scenarios.
+ * then "ia32", with the same scenarios.  The guest cannot read
+ * i386-guest/abis.txt, where the rest of the harness learns this: the two
+ * are held together by tests/host/test-abis.sh.
  */
 #define SCN_ABIS { "i386", "ia32", "x86_64" }
 #define SCN_NABIS 3

@@ -35,8 +35,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pad.h"
-#include "size.h"
+#include "../i386-guest/lib/pad.h"
+#include "../i386-guest/lib/size-expr.h"
 
 #define SELF "/bin/argflood"
 

@@ -3,7 +3,7 @@
  * bigstack SIZE: a program that needs a deep stack.
  *
  * Recurses, touching every page of each frame, until it has written the byte
- * SIZE bytes below the top of its [stack] mapping (SIZE as in size.h:
+ * SIZE bytes below the top of its [stack] mapping (SIZE as in size-expr.h:
  * "8M", "8M+1").  Prints "touched=SIZE lowest=ADDR" and exits 0 when it got
  * there; when the kernel refuses to grow the stack that far it dies of
  * SIGSEGV, as any program would.
@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "size.h"
-#include "stackmap.h"
+#include "../i386-guest/lib/size-expr.h"
+#include "../i386-guest/lib/stackmap.h"
 
 #define FRAME 16384
 #define PAGE 4096

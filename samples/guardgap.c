@@ -37,8 +37,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "size.h"
-#include "stackmap.h"
+#include "../i386-guest/lib/size-expr.h"
+#include "../i386-guest/lib/stackmap.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000

@@ -35,8 +35,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "size.h"
-#include "stackmap.h"
+#include "../i386-guest/lib/size-expr.h"
+#include "../i386-guest/lib/stackmap.h"
 
 #define PAGE 4096UL
 #define FRAME 8192

@@ -24,7 +24,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "stackmap.h"
+#include "../i386-guest/lib/stackmap.h"
 
 /* What the probe reads from /proc/self/status. */
 struct status {

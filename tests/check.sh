@@ -37,6 +37,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}" "$top"/tests/bench/*.scn
 	run_host test-scenario "$BUILD/host/test-scenario"
 	run_host test-tap "$top/tests/host/test-tap.sh"
+	run_host test-abis "$top/tests/host/test-abis.sh"
 	run_host test-tree "$top/tests/host/test-tree.sh"
 	run_host test-doc-paths "$top/tests/host/test-doc-paths.sh"
 	# i386 programs run under qemu-i386: the host's kernel may refuse them

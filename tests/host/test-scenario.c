@@ -1,71 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the scenario parser and the size grammar that the
- * guest runner and the samples share.  TAP on stdout.
+ * Host unit tests of the scenario parser and the size expression grammar
+ * that the guest runner and the samples share.  TAP (tests/lib/tap.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../i386-guest/scenario.h"
-#include "../../samples/size.h"
+#include "../../i386-guest/lib/size-expr.h"
 
-static int failures;
+#define TAP_PREFIX "host "
+#include "../lib/tap.h"
 
-static void check(int ok, const char *name)
-{
-	printf("%s - host %s\n", ok ? "ok" : "not ok", name);
-	if (!ok)
-		failures++;
-}
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static int size_is(const char *text, unsigned long long want)
-{
-	unsigned long long v = 0;
+/*
+ * The plan is counted, not written down: each check() in the source is
+ * one result (__COUNTER__ counts them as the compiler reads them), and
+ * each table adds its rows.  A check() that does not run fails the plan.
+ */
+enum { COUNTER_BEFORE_CHECKS = __COUNTER__ };
+#define check(ok, name) ((void)__COUNTER__, tap_check((ok), "%s", (name)))
 
-	return parse_size(text, &v) == 0 && v == want;
-}
+#define VALUE(v) false, (v)
+#define REFUSED true, 0
 
-static int size_bad(const char *text)
-{
-	unsigned long long v;
-
-	return parse_size(text, &v) == -1;
-}
+static const struct {
+	const char *text;
+	bool refused;
+	unsigned long long value;	/* when not refused */
+	const char *what;
+} sizes[] = {
+	{ "0", VALUE(0), "size: 0" },
+	{ "4096", VALUE(4096), "size: plain bytes" },
+	{ "64K", VALUE(65536), "size: K is 1024" },
+	{ "8M", VALUE(8388608), "size: M is 1048576" },
+	{ "1G", VALUE(1073741824ULL), "size: G is 1073741824" },
+	{ "8M+1", VALUE(8388609), "size: sum" },
+	{ "24M-4K", VALUE(25161728), "size: difference" },
+	{ "3M+1K-1", VALUE(3146751), "size: several terms" },
+	{ "16777215G", VALUE(16777215ULL << 30), "size: largest G without overflow" },
+	{ "16777216G+18446744073709551615", REFUSED, "size: sum overflow refused" },
+	{ "17179869184G", REFUSED, "size: suffix overflow refused" },
+	{ "18446744073709551616", REFUSED, "size: digits overflow refused" },
+	{ "18446744073709551615", VALUE(18446744073709551615ULL), "size: 2^64-1 accepted" },
+	{ "", REFUSED, "size: empty refused" },
+	{ "8m", REFUSED, "size: lower-case suffix refused" },
+	{ "8MB", REFUSED, "size: two-letter suffix refused" },
+	{ "8 M", REFUSED, "size: space refused" },
+	{ "-1", REFUSED, "size: leading minus refused" },
+	{ "1-2", REFUSED, "size: negative result refused" },
+	{ "8M+", REFUSED, "size: dangling operator refused" },
+	{ "0x10", REFUSED, "size: hex is not a size" },
+	{ "6M-22-8*193", VALUE(6291456 - 22 - 8 * 193), "size: product binds tighter than minus" },
+	{ "2*3*4K", VALUE(24576), "size: product of several factors" },
+	{ "4*0+1", VALUE(1), "size: product with zero" },
+	{ "4**2", REFUSED, "size: empty factor refused" },
+	{ "*4", REFUSED, "size: leading star refused" },
+	{ "8M*", REFUSED, "size: dangling star refused" },
+	{ "4294967296*4294967296", REFUSED, "size: product overflow refused" },
+	{ "4294967295*4294967297", VALUE(18446744073709551615ULL), "size: largest product accepted" },
+};
 
 static void test_sizes(void)
 {
-	check(size_is("0", 0), "size: 0");
-	check(size_is("4096", 4096), "size: plain bytes");
-	check(size_is("64K", 65536), "size: K is 1024");
-	check(size_is("8M", 8388608), "size: M is 1048576");
-	check(size_is("1G", 1073741824ULL), "size: G is 1073741824");
-	check(size_is("8M+1", 8388609), "size: sum");
-	check(size_is("24M-4K", 25161728), "size: difference");
-	check(size_is("3M+1K-1", 3146751), "size: several terms");
-	check(size_is("16777215G", 16777215ULL << 30), "size: largest G without overflow");
-	check(size_bad("16777216G+18446744073709551615"), "size: sum overflow refused");
-	check(size_bad("17179869184G"), "size: suffix overflow refused");
-	check(size_bad("18446744073709551616"), "size: digits overflow refused");
-	check(size_is("18446744073709551615", 18446744073709551615ULL), "size: 2^64-1 accepted");
-	check(size_bad(""), "size: empty refused");
-	check(size_bad("8m"), "size: lower-case suffix refused");
-	check(size_bad("8MB"), "size: two-letter suffix refused");
-	check(size_bad("8 M"), "size: space refused");
-	check(size_bad("-1"), "size: leading minus refused");
-	check(size_bad("1-2"), "size: negative result refused");
-	check(size_bad("8M+"), "size: dangling operator refused");
-	check(size_bad("0x10"), "size: hex is not a size");
-	check(size_is("6M-22-8*193", 6291456 - 22 - 8 * 193), "size: product binds tighter than minus");
-	check(size_is("2*3*4K", 24576), "size: product of several factors");
-	check(size_is("4*0+1", 1), "size: product with zero");
-	check(size_bad("4**2"), "size: empty factor refused");
-	check(size_bad("*4"), "size: leading star refused");
-	check(size_bad("8M*"), "size: dangling star refused");
-	check(size_bad("4294967296*4294967296"), "size: product overflow refused");
-	check(size_is("4294967295*4294967297", 18446744073709551615ULL), "size: largest product accepted");
+	for (size_t i = 0; i < N(sizes); i++) {
+		unsigned long long v = 0;
+		int r = parse_size(sizes[i].text, &v);
+
+		if (sizes[i].refused)
+			tap_check(r == -1, "%s", sizes[i].what);
+		else
+			tap_check(r == 0 && v == sizes[i].value, "%s", sizes[i].what);
+	}
 }
 
 /*
@@ -223,6 +234,47 @@ static void test_scenarios(void)
 	      "error: ambient= without a capability");
 }
 
+#define X16 "xxxxxxxxxxxxxxxx"
+#define X128 X16 X16 X16 X16 X16 X16 X16 X16
+
+/*
+ * Every field's own error message, whole, with file and line: the parser
+ * reads each field through a row of its table, and a row must not answer
+ * for another field.
+ */
+static const struct {
+	const char *field, *text, *error;
+} field_errors[] = {
+	{ "name", "run=/x name=" X128 "\n", "t.scn:1: name too long: " X128 },
+	{ "run", "name=y run=/x,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n",
+	  "t.scn:1: run= has more than 15 arguments" },
+	{ "user", "name=y run=/x user=x\n", "t.scn:1: bad user=x (UID or UID:GID)" },
+	{ "stack", "name=y run=/x stack=junk\n",
+	  "t.scn:1: bad stack= value: junk (a size such as 8M, or unlimited)" },
+	{ "argv_bytes", "name=y run=/x argv_bytes=8MB\n", "t.scn:1: bad argv_bytes=8MB" },
+	{ "envp_bytes", "name=y run=/x envp_bytes=1-2\n", "t.scn:1: bad envp_bytes=1-2" },
+	{ "norandom", "name=y run=/x norandom=2\n", "t.scn:1: norandom= takes 0 or 1" },
+	{ "boot", "name=y run=/x boot=" X16 X16 "\n", "t.scn:1: boot too long: " X16 X16 },
+	{ "kernel", "name=y run=/x kernel=Stock\n", "t.scn:1: kernel= takes any, stock or patched" },
+	{ "argv_empty", "name=y run=/x argv_empty=x\n", "t.scn:1: bad argv_empty=x" },
+	{ "envp_empty", "name=y run=/x envp_empty=\n", "t.scn:1: bad envp_empty=" },
+	{ "sysctl", "name=y run=/x sysctl=fs\n",
+	  "t.scn:1: bad sysctl=fs (NAME=VALUE, e.g. fs.secureexec_stack_max=0)" },
+	{ "abi", "name=y run=/x abi=,\n", "t.scn:1: abi= needs at least one ABI" },
+	{ "repeat", "name=y run=/x repeat=1x\n",
+	  "t.scn:1: bad repeat=1x (a number of runs, 1 to 1000)" },
+	{ "ambient", "name=y run=/x ambient=,\n", "t.scn:1: ambient= needs at least one capability" },
+	{ "expect.exit", "name=y run=/x expect.exit=x\n", "t.scn:1: bad expect.exit=x" },
+	{ "Name (case matters)", "name=y run=/x Name=z\n", "t.scn:1: unknown field 'Name'" },
+};
+
+static void test_field_errors(void)
+{
+	for (size_t i = 0; i < N(field_errors); i++)
+		tap_check(!strcmp(error_of(field_errors[i].text), field_errors[i].error),
+			  "error: %s, the whole message", field_errors[i].field);
+}
+
 /* Per-ABI values, $NAME inside a value, and abi=. */
 static void test_abis(void)
 {
@@ -285,9 +337,12 @@ static void test_names(void)
 
 int main(void)
 {
+	/* Here, after the last check() in the source. */
+	tap_plan(__COUNTER__ - COUNTER_BEFORE_CHECKS - 1 + (int)(N(sizes) + N(field_errors)));
 	test_sizes();
 	test_scenarios();
+	test_field_errors();
 	test_abis();
 	test_names();
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make-corpus.sh OUTDIR [ABI]: build the malformed-note corpus of
-# corpus.txt for one ABI (i386, the default, or x86_64).
+# corpus.txt for one ABI's programs (i386, the default, or x86_64: the
+# programs column of i386-guest/abis.txt).
 #
 #   OUTDIR/ABI/bin/bad-NAME      the probe with NAME's words as its PT_NOTE
 #   OUTDIR/ABI/corpus.list       gen_init_cpio lines: each one setuid root
@@ -17,11 +18,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: make-corpus.sh OUTDIR [ABI]}
 abi=${2:-i386}
-case "$abi" in
-i386) CC_ABI=${CC_ABI:-i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs} ;;
-x86_64) CC_ABI=${CC_ABI:-x86_64-linux-gnu-gcc -specs=/usr/lib/x86_64-linux-musl/musl-gcc.specs} ;;
-*) echo "make-corpus.sh: unknown ABI '$abi' (i386 or x86_64)" >&2; exit 1 ;;
+# The ABI's compiler, as for its other programs (i386-guest/abis.txt).
+abis=$top/i386-guest/abis.sh
+known=$("$abis" programs | tr '\n' ' ')
+case " $known" in
+*" $abi "*) ;;
+*) echo "make-corpus.sh: unknown ABI '$abi' (${known% })" >&2; exit 1 ;;
 esac
+read -r cc triplet < <("$abis" cc,triplet abi="$abi")
+CC_ABI=${CC_ABI:-$cc -specs=/usr/lib/$triplet/musl-gcc.specs}
 bin=$out/$abi/bin
 src_dir=$out/$abi/src
 mkdir -p "$bin" "$src_dir" "$out/scenarios"
@@ -86,8 +91,9 @@ move_note() {
 }
 
 # Everything a corpus binary is built from: a change rebuilds them all.
-inputs=$( { echo "$CC_ABI"; cat "$top/samples/probe.c" "$top/samples/stackmap.c" \
-	"$top/samples/size.c" "$0"; } | sha256sum | cut -d' ' -f1)
+lib=$top/i386-guest/lib
+inputs=$( { echo "$CC_ABI"; cat "$top/samples/probe.c" "$lib/stackmap.c" "$lib/stackmap.h" \
+	"$lib/size-expr.c" "$0"; } | sha256sum | cut -d' ' -f1)
 
 scn=$out/scenarios/60-malformed-notes.scn
 list=$out/$abi/corpus.list
@@ -114,8 +120,8 @@ while read -r name outcome words; do
 	if ! cmp -s "$src.tmp" "$src" || [ ! -x "$bin/bad-$name" ]; then
 		rm -f "$src"
 		$CC_ABI -std=gnu11 -O2 -static -s -Wl,--build-id=none \
-			-o "$bin/bad-$name.tmp" "$top/samples/probe.c" "$top/samples/stackmap.c" \
-			"$top/samples/size.c" -x assembler "$src.tmp"
+			-o "$bin/bad-$name.tmp" "$top/samples/probe.c" "$lib/stackmap.c" \
+			"$lib/size-expr.c" -x assembler "$src.tmp"
 		case "$name" in
 		cross-page-*) move_note "$bin/bad-$name.tmp" cross-page ;;
 		past-eof-*) move_note "$bin/bad-$name.tmp" past-eof ;;

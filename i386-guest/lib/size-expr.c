@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "size.h"
+#include "size-expr.h"
 
 #include <limits.h>
 

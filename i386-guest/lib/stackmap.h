@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Where the primordial stack is: the [stack] line of /proc/self/maps, and
- * where the mmap area below it ends.  Shared by the samples.
+ * where the mmap area below it ends.  Only the programs use it; it is kept
+ * here so that samples/ holds programs and nothing else.
  */
-#ifndef SAMPLES_STACKMAP_H
-#define SAMPLES_STACKMAP_H
+#ifndef GUEST_LIB_STACKMAP_H
+#define GUEST_LIB_STACKMAP_H
 
 #include <stdint.h>
 

@@ -6,8 +6,8 @@
  * guest runner (argv_bytes=, envp_bytes=) and argflood, whose boundaries
  * the scenarios compare.
  */
-#ifndef SAMPLES_PAD_H
-#define SAMPLES_PAD_H
+#ifndef GUEST_LIB_PAD_H
+#define GUEST_LIB_PAD_H
 
 #define PAD_CHUNK 32768
 
