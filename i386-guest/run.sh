@@ -11,8 +11,12 @@
 #   ok - [6.1 i386 stock/default] kernel log has no oops, BUG, WARNING or sanitizer report
 #   ok - [6.1 i386 stock/default] kunit suite binfmt_elf ran
 #
-# Expects the kernels, the initramfs and build/host/scenario-lint to be
-# built (the Makefile does that).  Logs stay in $BUILD/logs.
+# Each boot's results are written once, to
+# $BUILD/results/linux-$SERIES-$ARCH-VARIANT/BOOT.tsv (the scenario rows:
+# name, expected, observed, verdict) and BOOT.tap (these TAP lines), which
+# i386-guest/table.sh reads.  Expects the kernels, the initramfs and
+# build/host/scenario-lint to be built (the Makefile does that).  Logs
+# stay in $BUILD/logs.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -127,7 +131,13 @@ for variant in "$@"; do
 			echo "not ok - [$tag] QEMU ran # exit status $status, see $log"
 		fi
 		touch "$log"
+		results=$BUILD/results/linux-$SERIES-$ARCH-$variant
+		mkdir -p "$results"
+		{
+			printf '# %s: %s %s\n' "$tag" "$(basename "$kernel")" "$params"
+			tr -d '\r' < "$log" | awk -F'\t' -v OFS='\t' '$1 == "# row" { print $2, $3, $4, $5 }'
+		} > "$results/$boot.tsv"
 		parse_log "$log" "$tag" "$want" "$([ "$boot" = default ] && echo "$suites")" \
-			"$(case "$variant" in *-debug) echo 1 ;; esac)"
+			"$(case "$variant" in *-debug) echo 1 ;; esac)" | tee "$results/$boot.tap"
 	done <<< "$boots"
 done

@@ -38,6 +38,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host test-scenario "$BUILD/host/test-scenario"
 	run_host test-tap "$top/tests/host/test-tap.sh"
 	run_host test-tree "$top/tests/host/test-tree.sh"
+	run_host test-table "$top/tests/host/test-table.sh"
 	run_host test-doc-paths "$top/tests/host/test-doc-paths.sh"
 	# i386 programs run under qemu-i386: the host's kernel may refuse them
 	# (make check makes sure it does: tests/host/no-i386.c).
