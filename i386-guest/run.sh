@@ -13,8 +13,8 @@
 #
 # Each boot's results are written once, to
 # $BUILD/results/linux-$SERIES-$ARCH-VARIANT/BOOT.tsv (the scenario rows:
-# name, expected, observed, verdict) and BOOT.tap (these TAP lines), which
-# i386-guest/table.sh reads.  Expects the kernels, the initramfs and
+# name, expected, observed, verdict, milliseconds in the guest) and
+# BOOT.tap (these TAP lines), which i386-guest/table.sh reads.  Expects the kernels, the initramfs and
 # build/host/scenario-lint to be built (the Makefile does that).  Logs
 # stay in $BUILD/logs.
 set -uo pipefail
@@ -135,7 +135,7 @@ for variant in "$@"; do
 		mkdir -p "$results"
 		{
 			printf '# %s: %s %s\n' "$tag" "$(basename "$kernel")" "$params"
-			tr -d '\r' < "$log" | awk -F'\t' -v OFS='\t' '$1 == "# row" { print $2, $3, $4, $5 }'
+			tr -d '\r' < "$log" | awk -F'\t' -v OFS='\t' '$1 == "# row" { print $2, $3, $4, $5, $6 }'
 		} > "$results/$boot.tsv"
 		parse_log "$log" "$tag" "$want" "$([ "$boot" = default ] && echo "$suites")" \
 			"$(case "$variant" in *-debug) echo 1 ;; esac)" | tee "$results/$boot.tap"
