@@ -48,6 +48,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -611,8 +612,21 @@ static int run_repeated(const struct scenario *s, struct observed *o, struct ver
 	return 0;
 }
 
-/* One TAP line for the scenario, however many runs it took. */
-static void report(const struct scenario *s, const struct observed *o, const struct verdict *vd)
+static long long now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+
+/*
+ * One TAP line for the scenario, however many runs it took.  The row
+ * ends with the scenario's time in the guest (all its runs), which tells
+ * where a boot's minutes go.
+ */
+static void report(const struct scenario *s, const struct observed *o, const struct verdict *vd,
+		   long long us)
 {
 	test_number++;
 	if (vd->ok)
@@ -620,8 +634,8 @@ static void report(const struct scenario *s, const struct observed *o, const str
 	else
 		failed++;
 	printf("%s %d - %s/%s\n", vd->ok ? "ok" : "not ok", test_number, current_abi, s->name);
-	printf("# row\t%s/%s\t%s\t%s\t%s\n", current_abi, s->name, vd->expected, vd->observed,
-	       vd->ok ? "PASS" : "FAIL");
+	printf("# row\t%s/%s\t%s\t%s\t%s\t%lld\n", current_abi, s->name, vd->expected,
+	       vd->observed, vd->ok ? "PASS" : "FAIL", us / 1000);
 	if (!vd->ok)
 		printf("#   expected: %s\n#   observed: %s\n", vd->expected, vd->observed);
 	if (o->output[0])
@@ -665,6 +679,8 @@ static int scenarios(bool run_them, const char *boot, struct scn_file *st)
 		st->path = path;
 		st->line = 0;
 		while ((r = scn_next(f, st, &s)) == 1) {
+			long long start = now_us();
+
 			if (!run_them || !selected(&s, boot))
 				continue;
 			if (run_repeated(&s, &o, &vd)) {
@@ -673,7 +689,7 @@ static int scenarios(bool run_them, const char *boot, struct scn_file *st)
 				failed++;
 				continue;
 			}
-			report(&s, &o, &vd);
+			report(&s, &o, &vd, now_us() - start);
 		}
 		if (r < 0) {
 			printf("not ok %d - %s/%s # %s\n", ++test_number, current_abi, path, st->error);
@@ -792,10 +808,12 @@ static int run_command_line(int argc, char **argv)
 		return 2;
 	}
 	fclose(f);
+	long long start = now_us();
+
 	if (run_repeated(&s, &o, &vd))
 		return 1;
 	printf("%s", o.output);
-	report(&s, &o, &vd);
+	report(&s, &o, &vd, now_us() - start);
 	return failed ? 1 : 0;
 }
 

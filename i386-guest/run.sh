@@ -1,9 +1,7 @@
 #!/bin/bash
-# run.sh VARIANT...: boot each guest kernel (stock, patched, or a profile
-# build such as patched-debug: kernel/build.sh patched ARCH debug) of $SERIES and
-# $ARCH once per boot of the scenario files, and turn each console log into
-# TAP lines for the host (names are ABI/SCENARIO: an x86_64 guest runs
-# every scenario as x86_64 and as ia32):
+# run.sh KERNEL...: boot each guest kernel once per boot of the scenario
+# files and turn each console log into TAP lines for the host (names are
+# ABI/SCENARIO: an x86_64 guest runs every scenario as x86_64 and as ia32):
 #
 #   ok - [6.1 i386 stock/default] i386/argcap/8M/last-fit
 #   ok - [6.1 i386 stock/default] kunit binfmt_elf.total_mapping_size_test
@@ -11,22 +9,33 @@
 #   ok - [6.1 i386 stock/default] kernel log has no oops, BUG, WARNING or sanitizer report
 #   ok - [6.1 i386 stock/default] kunit suite binfmt_elf ran
 #
-# Expects the kernels, the initramfs and build/host/scenario-lint to be
-# built (the Makefile does that).  Logs stay in $BUILD/logs.
+# A KERNEL is SERIES/ARCH/VARIANT (6.1/x86_64/patched-debug) or a VARIANT
+# alone (stock, patched, or a profile build such as patched-debug:
+# kernel/build.sh patched ARCH debug) of $SERIES and $ARCH.
+#
+# The boots run $GUEST_JOBS at a time (default: one per CPU; a guest under
+# software emulation keeps one CPU busy), the longest first by the last
+# run's times; their TAP lines come out in the order of the arguments and
+# boots whatever order they finish in.
+#
+# Each boot's results are written once, to
+# $BUILD/results/linux-SERIES-ARCH-VARIANT/BOOT.tsv (the scenario rows:
+# name, expected, observed, verdict, milliseconds in the guest), BOOT.tap
+# (these TAP lines) and BOOT.secs (the boot's wall time), which
+# i386-guest/table.sh reads.  Expects the kernels, the initramfs and
+# build/host/scenario-lint to be built (the Makefile does that).  Logs
+# stay in $BUILD/logs.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 SERIES=${SERIES:-6.1}
 ARCH=${ARCH:-i386}
-INITRAMFS=${INITRAMFS:-$BUILD/guest-$ARCH.cpio}
-export ARCH
+GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
 LINT=$BUILD/host/scenario-lint
 mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 
 boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
-# The ABIs the guest runs every scenario under (x86_64: x86_64 and ia32).
-abis=$("$LINT" --abis "$ARCH")
 
 # Console log -> TAP lines, prefixed with [variant/boot].
 parse_log() {
@@ -90,36 +99,54 @@ parse_log() {
 
 # The KUnit suites a variant's config promises ("# kunit-suite: NAME").
 kunit_suites() {
-	local config=$top/kernel/config
-	cat "$config/guest.config" "$config/$ARCH.config" \
-		$([ -f "$config/series-$SERIES.config" ] && echo "$config/series-$SERIES.config") \
-		$([ -f "$config/guest-$1.config" ] && echo "$config/guest-$1.config") |
+	local config=$top/kernel/config series=$1 arch=$2 kind=$3
+	cat "$config/guest.config" "$config/$arch.config" \
+		$([ -f "$config/series-$series.config" ] && echo "$config/series-$series.config") \
+		$([ -f "$config/guest-$kind.config" ] && echo "$config/guest-$kind.config") |
 		sed -n 's/^# kunit-suite: //p' | sort -u | tr '\n' ' '
 }
 
-for variant in "$@"; do
-	kernel=$BUILD/out/linux-$SERIES-$ARCH-$variant/arch/x86/boot/bzImage
+# How many scenarios a kernel of this kind runs in this boot, over the
+# ABIs its guest runs every scenario under (x86_64: x86_64 and ia32).
+wanted() {
+	local arch=$1 kind=$2 boot=$3 abi n want=0
+	for abi in $("$LINT" --abis "$arch"); do
+		n=$("$LINT" --abi "$abi" --count "$boot" "${scenarios[@]}" |
+			awk -v v="$kind" '$1 == v { print $2 }')
+		want=$((want + n))
+	done
+	echo "$want"
+}
+
+# run_boot SERIES ARCH VARIANT BOOT PARAMS: one boot, its TAP lines on
+# stdout and its results files written.
+run_boot() {
+	local series=$1 arch=$2 variant=$3 boot=$4 params=$5
+	local kernel=$BUILD/out/linux-$series-$arch-$variant/arch/x86/boot/bzImage
+	local initramfs=${INITRAMFS:-$BUILD/guest-$arch.cpio}
 	# A profile build (patched-debug) is its variant's kernel to the guest
 	# (uname -r ends in -patched) and to the scenarios.
-	kind=${variant%%-*}
-	suites=$(kunit_suites "$kind")
-	while IFS=$'\t' read -r boot params; do
-		tag="$SERIES $ARCH $variant/$boot"
-		want=0
-		for abi in $abis; do
-			n=$("$LINT" --abi "$abi" --count "$boot" "${scenarios[@]}" |
-				awk -v v="$kind" '$1 == v { print $2 }')
-			want=$((want + n))
-		done
-		log=$BUILD/logs/linux-$SERIES-$ARCH-$variant-$boot.log
-		rm -f "$log"
-		start=$(date +%s.%N)
-		# KUnit runs in the default boot only: once per kernel is enough.
-		kunit=""
-		[ "$boot" = default ] || kunit=kunit.enable=0
-		"$top/i386-guest/boot.sh" "$kernel" "$INITRAMFS" "$log" guest.boot="$boot" $kunit $params
-		status=$?
-		secs=$(echo "$(date +%s.%N) - $start" | bc)
+	local kind=${variant%%-*}
+	local tag="$series $arch $variant/$boot"
+	local log=$BUILD/logs/linux-$series-$arch-$variant-$boot.log
+	local results=$BUILD/results/linux-$series-$arch-$variant
+	local want suites="" kunit="" start status secs
+	want=$(wanted "$arch" "$kind" "$boot")
+	# KUnit runs in the default boot only: once per kernel is enough.
+	if [ "$boot" = default ]; then
+		suites=$(kunit_suites "$series" "$arch" "$kind")
+	else
+		kunit=kunit.enable=0
+	fi
+	rm -f "$log"
+	mkdir -p "$results"
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	ARCH=$arch "$top/i386-guest/boot.sh" "$kernel" "$initramfs" "$log" guest.boot="$boot" $kunit $params
+	status=$?
+	secs=$(echo "$(date +%s.%N) - $start" | bc)
+	printf '%.1f\n' "$secs" > "$results/$boot.secs"
+	{
 		printf '# [%s] booted %s %s in %.1f s, log %s\n' "$tag" "$(basename "$kernel")" "$params" "$secs" "$log"
 		if [ "$status" = 124 ]; then
 			echo "not ok - [$tag] guest finished within ${GUEST_TIMEOUT:-600} s # timed out, see $log"
@@ -127,7 +154,51 @@ for variant in "$@"; do
 			echo "not ok - [$tag] QEMU ran # exit status $status, see $log"
 		fi
 		touch "$log"
-		parse_log "$log" "$tag" "$want" "$([ "$boot" = default ] && echo "$suites")" \
-			"$(case "$variant" in *-debug) echo 1 ;; esac)"
+		parse_log "$log" "$tag" "$want" "$suites" "$(case "$variant" in *-debug) echo 1 ;; esac)"
+	} | tee "$results/$boot.tap"
+	{
+		printf '# %s: %s %s\n' "$tag" "$(basename "$kernel")" "$params"
+		tr -d '\r' < "$log" | awk -F'\t' -v OFS='\t' '$1 == "# row" { print $2, $3, $4, $5, $6 }'
+	} > "$results/$boot.tsv"
+}
+
+# The jobs, one line each: index, last run's seconds, series, arch,
+# variant, boot, params (tab-separated).  Unknown times sort first: a
+# new boot may be long.
+jobs=()
+for kernel in "$@"; do
+	case "$kernel" in
+	*/*/*) series=${kernel%%/*} rest=${kernel#*/} arch=${rest%%/*} variant=${rest#*/} ;;
+	*) series=$SERIES arch=$ARCH variant=$kernel ;;
+	esac
+	while IFS=$'\t' read -r boot params; do
+		secs=$(cat "$BUILD/results/linux-$series-$arch-$variant/$boot.secs" 2>/dev/null || echo 99999)
+		jobs+=("${#jobs[@]}"$'\t'"$secs"$'\t'"$series"$'\t'"$arch"$'\t'"$variant"$'\t'"$boot"$'\t'"$params")
 	done <<< "$boots"
 done
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# Prints the finished jobs' TAP in job order, as far as they are done.
+next=0
+flush() {
+	while [ "$next" -lt "${#jobs[@]}" ] && [ -f "$out/$next.done" ]; do
+		cat "$out/$next"
+		next=$((next + 1))
+	done
+}
+
+mapfile -t order < <(printf '%s\n' "${jobs[@]}" | sort -t$'\t' -k2,2nr -k1,1n)
+running=0
+for job in "${order[@]}"; do
+	IFS=$'\t' read -r i _ series arch variant boot params <<< "$job"
+	while [ "$running" -ge "$GUEST_JOBS" ]; do
+		wait -n
+		running=$((running - 1))
+		flush
+	done
+	{ run_boot "$series" "$arch" "$variant" "$boot" "$params" > "$out/$i"; touch "$out/$i.done"; } &
+	running=$((running + 1))
+done
+wait
+flush

@@ -39,6 +39,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host test-tap "$top/tests/host/test-tap.sh"
 	run_host test-abis "$top/tests/host/test-abis.sh"
 	run_host test-tree "$top/tests/host/test-tree.sh"
+	run_host test-table "$top/tests/host/test-table.sh"
 	run_host test-doc-paths "$top/tests/host/test-doc-paths.sh"
 	# i386 programs run under qemu-i386: the host's kernel may refuse them
 	# (make check makes sure it does: tests/host/no-i386.c).
@@ -57,18 +58,20 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 		echo "# kernel series $series: W=1 under Debian's configs, touched objects"
 		SERIES=$series run_stream "debian-configs $series" "$top/kernel/check-debian-configs.sh"
 	done
+	# Every boot of every kernel, GUEST_JOBS at a time (i386-guest/run.sh).
+	kernels=()
 	for combo in $CHECK_COMBOS; do
 		series=${combo%/*} arch=${combo#*/}
 		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch)" \
 			"from $(ls /usr/src/linux-source-"$series".tar.xz)"
-		SERIES=$series ARCH=$arch run_stream "guest-runs $combo" "$top/i386-guest/run.sh" stock patched
+		kernels+=("$series/$arch/stock" "$series/$arch/patched")
 	done
 	for series in ${CHECK_DEBUG:-}; do
 		echo "# guest tests under KASAN and UBSAN: linux $(SERIES=$series "$top/kernel/tree.sh" version)" \
 			"(x86_64) + kernel/patches/$series, kernel/config/debug.config"
-		SERIES=$series ARCH=x86_64 run_stream "guest-runs $series/x86_64 debug" \
-			"$top/i386-guest/run.sh" patched-debug
+		kernels+=("$series/x86_64/patched-debug")
 	done
+	run_stream "guest runs" "$top/i386-guest/run.sh" "${kernels[@]}"
 } 2>&1 | tee "$report"
 
 passed=$(grep -c '^ok' "$report")
