@@ -128,7 +128,7 @@ static int parse_number(const char *text, unsigned long long *v)
 		*v = strtoull(text + 2, &end, 16);
 		return (errno || end == text + 2 || *end) ? -1 : 0;
 	}
-	return parse_size(text, v);
+	return size_expr_parse(text, v);
 }
 
 static int parse_limit_part(const char *text, unsigned long long *v)
@@ -137,7 +137,7 @@ static int parse_limit_part(const char *text, unsigned long long *v)
 		*v = SCN_UNLIMITED;
 		return 0;
 	}
-	return parse_size(text, v);
+	return size_expr_parse(text, v);
 }
 
 static int parse_stack(struct scn_file *st, const char *text, struct scenario *s)
@@ -232,7 +232,7 @@ static int parse_value(struct scn_file *st, const char *key, const char *text, s
 	 * A size expression (64K-$PTR+1 after expansion) is evaluated here and
 	 * compared as a number; plain digits, hex and words stay text.
 	 */
-	if (!dots && strpbrk(text, "+-*KMG") && !parse_size(text, &v->lo)) {
+	if (!dots && strpbrk(text, "+-*KMG") && !size_expr_parse(text, &v->lo)) {
 		v->hi = v->lo;
 		v->is_range = true;
 		return 0;
@@ -378,7 +378,7 @@ static int parse_norandom(struct scn_file *st, const char *text, struct scenario
 static int parse_count(struct scn_file *st, const char *key, const char *text,
 		       unsigned long long *v)
 {
-	return parse_size(text, v) ? fail(st, "bad %s=%s", key, text) : 0;
+	return size_expr_parse(text, v) ? fail(st, "bad %s=%s", key, text) : 0;
 }
 
 static int parse_argv_bytes(struct scn_file *st, const char *text, struct scenario *s)

@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 		return 0;
 
 	if (argc - i > 2 && !strcmp(argv[i], "--pointer-size")) {
-		if (parse_size(argv[i + 1], &pointer_size) || (pointer_size != 4 && pointer_size != 8)) {
+		if (size_expr_parse(argv[i + 1], &pointer_size) || (pointer_size != 4 && pointer_size != 8)) {
 			fprintf(stderr, "argflood: --pointer-size takes 4 or 8\n");
 			return 2;
 		}
@@ -201,9 +201,9 @@ int main(int argc, char **argv)
 		i++;
 	}
 	if (argc - i == 3 && (!strcmp(argv[i], "--search") || !strcmp(argv[i], "--search-runs")) &&
-	    !parse_size(argv[i + 1], &lo) && !parse_size(argv[i + 2], &hi) && lo < hi)
+	    !size_expr_parse(argv[i + 1], &lo) && !size_expr_parse(argv[i + 2], &hi) && lo < hi)
 		return search(lo, hi, where, !strcmp(argv[i], "--search-runs"));
-	if (argc - i == 1 && !parse_size(argv[i], &pad)) {
+	if (argc - i == 1 && !size_expr_parse(argv[i], &pad)) {
 		const char *result = attempt(pad, where, &f);
 
 		printf("result=%s ", result);

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	unsigned long long size;
 	uintptr_t lo, hi;
 
-	if (argc != 2 || parse_size(argv[1], &size)) {
+	if (argc != 2 || size_expr_parse(argv[1], &size)) {
 		fprintf(stderr, "usage: bigstack SIZE (bytes below the stack top, e.g. 8M+1)\n");
 		return 2;
 	}

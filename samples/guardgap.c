@@ -174,7 +174,7 @@ static unsigned long below_arg(int argc, char **argv, int i)
 {
 	unsigned long long below = PAGE_BELOW;
 
-	if (i < argc && (parse_size(argv[i], &below) || !below || below > 1UL << 30))
+	if (i < argc && (size_expr_parse(argv[i], &below) || !below || below > 1UL << 30))
 		return 0;
 	return (unsigned long)below;
 }
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 		perror("guardgap: exec");
 		return 2;
 	}
-	if (argc == 3 && !strcmp(argv[1], "hint") && !parse_size(argv[2], &offset))
+	if (argc == 3 && !strcmp(argv[1], "hint") && !size_expr_parse(argv[2], &offset))
 		return hint((unsigned long)offset);
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "measure") &&
 	    (below = below_arg(argc, argv, 2))) {
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 		return page_end ? measure(page_end, below) : 2;
 	}
 	if ((argc != 3 && argc != 4) || strcmp(argv[1], "touch") ||
-	    parse_size(argv[2], &offset) || !(below = below_arg(argc, argv, 3))) {
+	    size_expr_parse(argv[2], &offset) || !(below = below_arg(argc, argv, 3))) {
 		fprintf(stderr, "usage: guardgap touch OFFSET [BELOW] | measure [BELOW] | hint OFFSET | exec PROG ARG...\n");
 		return 2;
 	}

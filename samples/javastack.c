@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 		unsigned long long *v = !strcmp(argv[i], "--xss") ? &xss :
 					!strcmp(argv[i], "--reserve") ? &reserve : NULL;
 
-		if (!v || parse_size(argv[i + 1], v))
+		if (!v || size_expr_parse(argv[i + 1], v))
 			break;
 	}
 	if (i != argc) {

@@ -59,7 +59,7 @@ static int parse_term(const char **p, unsigned long long *out)
 	return 0;
 }
 
-int parse_size(const char *text, unsigned long long *value)
+int size_expr_parse(const char *text, unsigned long long *value)
 {
 	const char *p = text;
 	unsigned long long total, term;

@@ -22,6 +22,6 @@
  * character outside the grammar, an unknown suffix, overflows 64 bits or
  * goes below zero (after any term).
  */
-int parse_size(const char *text, unsigned long long *value);
+int size_expr_parse(const char *text, unsigned long long *value);
 
 #endif

@@ -70,7 +70,7 @@ static void test_sizes(void)
 {
 	for (size_t i = 0; i < N(sizes); i++) {
 		unsigned long long v = 0;
-		int r = parse_size(sizes[i].text, &v);
+		int r = size_expr_parse(sizes[i].text, &v);
 
 		if (sizes[i].refused)
 			tap_check(r == -1, "%s", sizes[i].what);
