@@ -99,6 +99,81 @@ static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_r
 		r->verdict = r->policy.found ? ELF_ANNOTATED : ELF_NO_NOTE;
 }
 
+/*
+ * A file cut short (a partial copy or download) reads, through libelf, as
+ * a smaller but plausible program: libelf counts only the program headers
+ * that fit, and a note past the end is simply not there.  Said as what it
+ * is, with the numbers, before any other verdict.
+ */
+static bool truncated_table(Elf *elf, const GElf_Ehdr *eh, size_t phnum, off_t size,
+			    struct elf_report *r)
+{
+	size_t entsize = gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT);
+	uint64_t end = eh->e_phoff + (uint64_t)eh->e_phnum * entsize;
+
+	if (eh->e_phnum == PN_XNUM || phnum >= eh->e_phnum || eh->e_phentsize != entsize ||
+	    end <= (uint64_t)size)
+		return false;
+	r->verdict = ELF_NOT_EXECUTABLE;
+	snprintf(r->reason, sizeof(r->reason),
+		 "truncated: its %u program headers end at byte %llu, the file has %lld bytes",
+		 eh->e_phnum, (unsigned long long)end, (long long)size);
+	return true;
+}
+
+/*
+ * The kernel maps a loadable segment whatever the file's length, and the
+ * program dies of SIGBUS when it touches a page past the end; the
+ * interpreter's name it reads and fails the exec.  Notes past the end are
+ * the note reader's business (read_notes(), like the kernel's).
+ */
+static bool truncated_segment(Elf *elf, size_t phnum, off_t size, struct elf_report *r)
+{
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t end;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || (ph.p_type != PT_LOAD && ph.p_type != PT_INTERP))
+			continue;
+		end = ph.p_offset + ph.p_filesz;
+		if (end < ph.p_offset || end <= (uint64_t)size)
+			continue;
+		r->verdict = ELF_NOT_EXECUTABLE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "truncated: program header %zu (%s) ends at byte %llu, the file has %lld bytes",
+			 i, ph.p_type == PT_LOAD ? "PT_LOAD" : "PT_INTERP",
+			 (unsigned long long)end, (long long)size);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Fewer bytes than an ELF header, but the magic: libelf sees no ELF at
+ * all; say how much is missing.
+ */
+static bool truncated_header(Elf *elf, struct elf_report *r)
+{
+	size_t n;
+	const char *raw = elf_rawfile(elf, &n);
+	size_t need;
+
+	if (!raw || n < SELFMAG || memcmp(raw, ELFMAG, SELFMAG))
+		return false;
+	if (n <= EI_CLASS) {
+		refuse(r, ELF_NOT_EXECUTABLE,
+		       "truncated: less than an ELF header (52 bytes for ELF32, 64 for ELF64)");
+		return true;
+	}
+	need = raw[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (n >= need)
+		return false;
+	r->verdict = ELF_NOT_EXECUTABLE;
+	snprintf(r->reason, sizeof(r->reason), "truncated: %zu bytes, less than the %zu-byte ELF%d header",
+		 n, need, need == sizeof(Elf64_Ehdr) ? 64 : 32);
+	return true;
+}
+
 /* A section elfnote set adds with a note after linking (elffile.h). */
 static bool stamped_after_link(Elf *elf)
 {
@@ -130,16 +205,26 @@ static void inspect_elf(Elf *elf, off_t size, struct elf_report *r)
 		return;
 	}
 	if (elf_kind(elf) != ELF_K_ELF || !(ident = elf_getident(elf, NULL))) {
+		if (truncated_header(elf, r))
+			return;
 		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
 		return;
 	}
-	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &phnum)) {
+	if (!gelf_getehdr(elf, &eh)) {
 		refuse(r, ELF_NOT_EXECUTABLE, "truncated or damaged ELF header");
+		return;
+	}
+	if (elf_getphdrnum(elf, &phnum)) {
+		/* libelf fails when not one program header fits in the file. */
+		if (!truncated_table(elf, &eh, 0, size, r))
+			refuse(r, ELF_NOT_EXECUTABLE, "damaged program header count");
 		return;
 	}
 	r->elf_class = ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
 	r->big_endian = ident[EI_DATA] == ELFDATA2MSB;
 	r->type = eh.e_type == ET_EXEC ? "executable" : "shared object";
+	if (truncated_table(elf, &eh, phnum, size, r) || truncated_segment(elf, phnum, size, r))
+		return;
 	why = check_header(elf, &eh, phnum, size);
 	if (!why)
 		why = check_segments(elf, phnum);

@@ -21,8 +21,9 @@ fi
 
 # The sections' results: 1. what is listed (7), 2. --all (3), 3. JSON (5),
 # 4. names (3), 5. as nobody (4), 6. arguments (5), 7. mounts (3, or 3
-# skipped), 8. depth (2), 9. reads (1, or skipped), the guard gap (2).
-tap_plan $(( 7 + 3 + 5 + 3 + 4 + 5 + 3 + 2 + 1 + 2 ))
+# skipped), 8. depth (2), 9. reads (1, or skipped), the guard gap (2), a
+# truncated copy (2).
+tap_plan $(( 7 + 3 + 5 + 3 + 4 + 5 + 3 + 2 + 1 + 2 + 2 ))
 
 work=$(mktemp -d)
 tap_on_exit 'rm -rf "$work"'
@@ -290,3 +291,12 @@ out=$("$elfnote" scan "$work/gap" | tail -n +2)
 tap_check $? "the GUARD-GAP column shows a one-page request"
 "$elfnote" scan --json "$work/gap" | grep -q '"status":"annotated","suid_stack":0,"stack_guard_gap":4096'
 tap_check $? "--json: stack_guard_gap 4096, suid_stack 0"
+
+# A setuid copy cut short is listed as what it is, not as a program
+# without a note: the kernel would map it and it would die of SIGBUS.
+mkdir "$work/cut" && head -c 3000 "$bin/probe" > "$work/cut/p" && chmod 4755 "$work/cut/p"
+out=$("$elfnote" scan "$work/cut" | tail -n +2)
+[ "$out" = "4755 root     root     setuid         not-executable -          -          -               $work/cut/p" ]
+tap_check $? "a truncated setuid copy is listed not-executable ($out)"
+"$elfnote" scan --json "$work/cut" | grep -q '"status":"not-executable".*"problem":"truncated: program header [0-9]* (PT_LOAD) ends at byte [0-9]*, the file has 3000 bytes"'
+tap_check $? "--json: its reason says where it was cut"

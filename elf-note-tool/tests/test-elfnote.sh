@@ -18,11 +18,16 @@ mapfile -t corpus_entries < <(awk '$1 != "" && $1 !~ /^#/' "$top/tests/malformed
 abis=(i386 x86_64)
 stamped=(x64-dyn x64-static i386-static)
 strips=("" .strip .strip-all .eu-strip .objcopy)
-refusals=(obj.o:relocatable lib.a:archive truncated:"" empty:"not an ELF" .:directory)
+refusals=(obj.o:relocatable lib.a:archive empty:"not an ELF" .:directory
+	cut-4:"truncated: less than an ELF header"
+	cut-63:"truncated: 63 bytes, less than the 64-byte ELF64 header"
+	cut-64:"program headers end at byte" cut-100:"program headers end at byte"
+	cut-load:"(PT_LOAD) ends at byte")
 # corpus; check and show (7); the builds (1); each strip, two checks;
-# /bin/ls (1); refusals; JSON (2); install (1); usage errors (3).
+# /bin/ls (1); refusals; a cut at the loadable end (1); JSON (2);
+# install (1); usage errors (3).
 tap_plan $(( ${#abis[@]} * ${#corpus_entries[@]} + 7 + 1 + ${#stamped[@]} * ${#strips[@]} * 2 + 1 +
-	${#refusals[@]} + 2 + 1 + 3 ))
+	${#refusals[@]} + 1 + 2 + 1 + 3 ))
 
 # The stack limit a setuid run gets with the default maximum (64 MiB), from
 # elfnote's view of the file: what the corpus says the kernel gives.
@@ -96,7 +101,15 @@ tap_check $? "/bin/ls: neither readelf nor elfnote sees a note"
 # 4. What is not an ELF executable, with the reason and the file named.
 cc -c -o "$work/obj.o" "$work/p.c" -I"$top/elf-note-tool/include"
 ar rcs "$work/lib.a" "$work/obj.o"
-head -c 100 "$work/x64-dyn" > "$work/truncated"
+# Cut short: inside the ELF header, right after it, inside the program
+# header table, and one byte before the end of the last loadable segment
+# (the kernel would map it and the program die of SIGBUS).
+load_end=$(readelf -lW "$work/x64-dyn" | awk '$1 == "LOAD" { print $2, $5 }' |
+	while read -r off size; do echo $((off + size)); done | sort -n | tail -1)
+for n in 4 63 64 100 load; do
+	bytes=$n; [ "$n" = load ] && bytes=$((load_end - 1))
+	head -c "$bytes" "$work/x64-dyn" > "$work/cut-$n"
+done
 : > "$work/empty"
 for f in "${refusals[@]}"; do
 	file=${f%%:*} want=${f#*:}
@@ -105,6 +118,11 @@ for f in "${refusals[@]}"; do
 	[ "$status" = 3 ] && case "$err" in "elfnote: $work/$file: "*"$want"*) true ;; *) false ;; esac
 	tap_check $? "refuses $file with exit 3 and a reason naming it ($err)"
 done
+head -c "$load_end" "$work/x64-dyn" > "$work/cut-at-end"
+"$elfnote" check "$work/x64-dyn"; whole=$?
+err=$("$elfnote" check "$work/cut-at-end" 2>&1); status=$?
+[ "$status" = "$whole" ] && [ "$status" -le 1 ] && [ -z "$err" ]
+tap_check $? "cut right after its last loadable byte ($load_end): the whole file's verdict, no complaint (exit $status, whole $whole)"
 
 # 5. JSON for hostile file names: quote, backslash, newline, invalid UTF-8.
 name=$(printf 'we"ird\\na\nme\xff\xc3\xa9')
