@@ -21,8 +21,8 @@ int cmd_check(const struct command *cmd, int argc, char **argv)
 {
 	int quiet = 0, worst = EXIT_NOTE, first = command_flag(cmd, argc, argv, "quiet", 'q', &quiet);
 
-	if (first < 0)
-		return EXIT_USAGE;
+	if (first <= 0)
+		return -first;
 	for (int i = first; i < argc; i++) {
 		struct elf_report r;
 

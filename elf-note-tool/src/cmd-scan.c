@@ -707,7 +707,8 @@ int cmd_scan(const struct command *cmd, int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			s.json = true;
@@ -719,8 +720,7 @@ int cmd_scan(const struct command *cmd, int argc, char **argv)
 			command_usage(cmd, stdout);
 			return EXIT_OK;
 		default:
-			command_usage(cmd, stderr);
-			return EXIT_USAGE;
+			return command_option_error(cmd, argv, c);
 		}
 	}
 	s.noatime = s.euid == 0;

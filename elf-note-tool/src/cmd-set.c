@@ -91,67 +91,75 @@ static bool edit_one(const char *path, const struct opts *o)
 }
 
 /* A SIZE argument: bytes or K/M/G, a multiple of 4096, within [min, max]. */
-static bool valid_size(const char *arg, uint64_t min, uint64_t max, const char *range,
-		       uint64_t *value)
+static bool valid_size(const struct command *cmd, const char *arg, uint64_t min, uint64_t max,
+		       const char *range, uint64_t *value)
 {
 	const char *why;
 
 	if (!size_arg_parse(arg, value, &why))
-		fprintf(stderr, "elfnote: invalid size '%s': %s\n", arg, why);
+		command_usage_error(cmd, "invalid size '%s': %s", arg, why);
 	else if (*value % 4096)
-		fprintf(stderr, "elfnote: invalid size '%s': not a multiple of 4096 bytes\n", arg);
+		command_usage_error(cmd, "invalid size '%s': not a multiple of 4096 bytes", arg);
 	else if (*value < min || *value > max)
-		fprintf(stderr, "elfnote: invalid size '%s': %s\n", arg, range);
+		command_usage_error(cmd, "invalid size '%s': %s", arg, range);
 	else
 		return true;
 	return false;
 }
 
-static bool set_option(int c, const char *arg, struct edit_request *req)
+static bool set_option(const struct command *cmd, int c, const char *arg, struct edit_request *req)
 {
 	if (c == 's') {
 		req->set_stack = true;
-		return valid_size(arg, EDIT_MIN_STACK + 4096, UINT64_MAX,
+		return valid_size(cmd, arg, EDIT_MIN_STACK + 4096, UINT64_MAX,
 				  "not above 8M, which every setuid program gets anyway "
 				  "(elfnote clear removes a request)", &req->suid_stack);
 	}
 	req->set_gap = true;
-	return valid_size(arg, 4096, EDIT_MAX_GUARD_GAP,
+	return valid_size(cmd, arg, 4096, EDIT_MAX_GUARD_GAP,
 			  "a stack guard gap is from 4K to 64M (the most the kernel grants)",
 			  &req->stack_guard_gap);
 }
 
+/* clear takes no sizes: to it, their options are unknown. */
+static const struct option set_opts[] = {
+	{ "suid-stack", required_argument, NULL, 's' },
+	{ "stack-guard-gap", required_argument, NULL, 'g' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "follow-symlinks", no_argument, NULL, 'L' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+static const struct option *const clear_opts = set_opts + 2;
+
+/* The index of the first FILE, 0 after --help, or -EXIT_USAGE. */
 static int parse(const struct command *cmd, int argc, char **argv, bool set, struct opts *o)
 {
-	const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "follow-symlinks", no_argument, NULL, 'L' },
-		{ "suid-stack", required_argument, NULL, 's' },
-		{ "stack-guard-gap", required_argument, NULL, 'g' },
-		{ 0 },
-	};
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "n", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n", set ? set_opts : clear_opts, NULL)) != -1) {
 		if (c == 'n') {
 			o->dry_run = true;
 		} else if (c == 'L') {
 			o->follow = true;
-		} else if ((c == 's' || c == 'g') && set) {
-			if (!set_option(c, optarg, &o->req))
-				return -1;
+		} else if (c == 'h') {
+			command_usage(cmd, stdout);
+			return 0;
+		} else if (c == 's' || c == 'g') {
+			if (!set_option(cmd, c, optarg, &o->req))
+				return -EXIT_USAGE;
 		} else {
-			command_usage(cmd, stderr);
-			return -1;
+			return -command_option_error(cmd, argv, c);
 		}
 	}
 	if (!set)
 		o->req = (struct edit_request){ .set_stack = true, .set_gap = true };
-	if (optind == argc || !(o->req.set_stack || o->req.set_gap)) {
-		command_usage(cmd, stderr);
-		return -1;
-	}
+	if (optind == argc)
+		return -command_usage_error(cmd, "no FILE given");
+	if (!(o->req.set_stack || o->req.set_gap))
+		return -command_usage_error(cmd, "nothing to set: give --suid-stack SIZE, --stack-guard-gap SIZE or both");
 	return optind;
 }
 
@@ -160,8 +168,8 @@ int cmd_set(const struct command *cmd, int argc, char **argv)
 	struct opts o;
 	int first = parse(cmd, argc, argv, !strcmp(cmd->name, "set"), &o), status = EXIT_OK;
 
-	if (first < 0)
-		return EXIT_USAGE;
+	if (first <= 0)
+		return -first;
 	for (int i = first; i < argc; i++)
 		if (!edit_one(argv[i], &o))
 			status = EXIT_FILE_FAILED;

@@ -70,8 +70,8 @@ int cmd_show(const struct command *cmd, int argc, char **argv)
 {
 	int json = 0, status = EXIT_OK, first = command_flag(cmd, argc, argv, "json", 0, &json);
 
-	if (first < 0)
-		return EXIT_USAGE;
+	if (first <= 0)
+		return -first;
 	for (int i = first; i < argc; i++) {
 		struct elf_report r;
 

@@ -27,9 +27,24 @@ int cmd_scan(const struct command *cmd, int argc, char **argv);
 void command_usage(const struct command *cmd, FILE *out);
 
 /*
+ * A usage error (cmd NULL: of elfnote itself), the getopt way: one line
+ * "elfnote: NAME: problem" and one naming --help, on stderr.  Returns
+ * EXIT_USAGE.
+ */
+int command_usage_error(const struct command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The same for what getopt_long() returned as c, '?' or ':' (with opterr
+ * 0 and an optstring starting with ':'), naming the option as written.
+ */
+int command_option_error(const struct command *cmd, char **argv, int c);
+
+/*
  * For commands that take one flag (--NAME, or -SHORT if short_name) and
  * at least one FILE: sets *flag when given; returns the index of the
- * first FILE, or -1 after printing the command's usage on stderr.
+ * first FILE, 0 after printing the command's help for --help (exit 0),
+ * or -EXIT_USAGE after a usage error.
  */
 int command_flag(const struct command *cmd, int argc, char **argv, const char *name,
 		 int short_name, int *flag);

@@ -9,6 +9,8 @@
  * stderr as "elfnote: FILE: reason".
  */
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,22 +114,67 @@ void command_usage(const struct command *cmd, FILE *out)
 	print_help(out, cmd);
 }
 
+/* The getopt convention: one line naming the problem, then where help is. */
+static void vusage_error(const char *name, const char *fmt, va_list ap)
+{
+	fputs("elfnote: ", stderr);
+	if (name)
+		fprintf(stderr, "%s: ", name);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry 'elfnote %s%s--help' for more information.\n",
+		name ? name : "", name ? " " : "");
+}
+
+int command_usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vusage_error(cmd ? cmd->name : NULL, fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+int command_option_error(const struct command *cmd, char **argv, int c)
+{
+	const char *arg = argv[optind - 1];
+	const char *eq = strchr(arg, '=');
+	bool long_opt = !strncmp(arg, "--", 2);
+
+	if (c == ':' && long_opt)
+		return command_usage_error(cmd, "option '%s' needs a value", arg);
+	if (c == ':')
+		return command_usage_error(cmd, "option '-%c' needs a value", optopt);
+	if (long_opt && eq && optopt)
+		return command_usage_error(cmd, "option '%.*s' takes no value", (int)(eq - arg), arg);
+	if (long_opt)
+		return command_usage_error(cmd, "unknown option '%s'", arg);
+	return command_usage_error(cmd, "unknown option '-%c'", optopt);
+}
+
 int command_flag(const struct command *cmd, int argc, char **argv, const char *name,
 		 int short_name, int *flag)
 {
-	const struct option opts[] = { { name, no_argument, NULL, 'f' }, { 0 } };
-	const char shorts[] = { (char)short_name, '\0' };
+	const struct option opts[] = {
+		{ name, no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char shorts[] = { ':', (char)short_name, '\0' };
 	int c;
 
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c == 'h') {
+			command_usage(cmd, stdout);
+			return 0;
+		}
 		if (c != 'f' && (c != short_name || !short_name))
-			break;
+			return -command_option_error(cmd, argv, c);
 		*flag = 1;
 	}
-	if (c != -1 || optind == argc) {
-		command_usage(cmd, stderr);
-		return -1;
-	}
+	if (optind == argc)
+		return -command_usage_error(cmd, "no FILE given");
 	return optind;
 }
 
@@ -143,10 +190,8 @@ int main(int argc, char **argv)
 {
 	const struct command *cmd;
 
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc < 2)
+		return command_usage_error(NULL, "a command is needed: show, check, set, clear or scan");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return EXIT_OK;
@@ -156,10 +201,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	cmd = find_command(argv[1]);
-	if (!cmd) {
-		fprintf(stderr, "elfnote: unknown command '%s'\n", argv[1]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!cmd)
+		return command_usage_error(NULL, "unknown command '%s'", argv[1]);
 	return cmd->run(cmd, argc - 1, argv + 1);
 }

@@ -78,7 +78,7 @@ done
 for bad in "${bad_sizes[@]}"; do
 	out=$("$elfnote" set --suid-stack "$bad" "$work/p" 2>&1)
 	status=$?
-	[ "$status" = 64 ] && case "$out" in "elfnote: invalid size '$bad': "*) true ;; *) false ;; esac &&
+	[ "$status" = 64 ] && case "$out" in "elfnote: set: invalid size '$bad': "*) true ;; *) false ;; esac &&
 		[ "$(state "$work/p")" = "$before" ]
 	tap_check $? "size '$bad' refused with exit 64, file untouched (${out%%$'\n'*})"
 done
@@ -89,7 +89,7 @@ for g in "${gaps[@]}"; do
 	[ "$arg" = 64M+ ] && arg=67112960
 	if [ "$want" = none ]; then
 		out=$("$elfnote" set -n --stack-guard-gap "$arg" "$work/p" 2>&1); [ $? = 64 ] &&
-			case "$out" in "elfnote: invalid size '$arg': "*) true ;; *) false ;; esac
+			case "$out" in "elfnote: set: invalid size '$arg': "*) true ;; *) false ;; esac
 	else
 		out=$("$elfnote" set -n --stack-guard-gap "$arg" "$work/p") &&
 			[ "$out" = "$work/p: would set stack guard gap $want bytes (was none; note added)" ]

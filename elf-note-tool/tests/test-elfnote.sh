@@ -18,6 +18,21 @@ mapfile -t corpus_entries < <(awk '$1 != "" && $1 !~ /^#/' "$top/tests/malformed
 abis=(i386 x86_64)
 stamped=(x64-dyn x64-static i386-static)
 strips=("" .strip .strip-all .eu-strip .objcopy)
+# ARGS|the first line on stderr
+usage_errors=(
+	"|elfnote: a command is needed: show, check, set, clear or scan"
+	"frobnicate x|elfnote: unknown command 'frobnicate'"
+	"show --bogus /bin/true|elfnote: show: unknown option '--bogus'"
+	"show -x /bin/true|elfnote: show: unknown option '-x'"
+	"show --json=yes /bin/true|elfnote: show: option '--json' takes no value"
+	"check|elfnote: check: no FILE given"
+	"check -qz /bin/true|elfnote: check: unknown option '-z'"
+	"set /bin/true|elfnote: set: nothing to set: give --suid-stack SIZE, --stack-guard-gap SIZE or both"
+	"set --suid-stack|elfnote: set: option '--suid-stack' needs a value"
+	"set --suid-stack 32M|elfnote: set: no FILE given"
+	"clear --suid-stack 32M /bin/true|elfnote: clear: unknown option '--suid-stack'"
+	"scan --all=1|elfnote: scan: option '--all' takes no value"
+)
 refusals=(obj.o:relocatable lib.a:archive empty:"not an ELF" .:directory
 	cut-4:"truncated: less than an ELF header"
 	cut-63:"truncated: 63 bytes, less than the 64-byte ELF64 header"
@@ -25,9 +40,9 @@ refusals=(obj.o:relocatable lib.a:archive empty:"not an ELF" .:directory
 	cut-load:"(PT_LOAD) ends at byte")
 # corpus; check and show (7); the builds (1); each strip, two checks;
 # /bin/ls (1); refusals; a cut at the loadable end (1); JSON (2);
-# install (1); usage errors (3).
+# install (1); usage errors; --help of each command (5).
 tap_plan $(( ${#abis[@]} * ${#corpus_entries[@]} + 7 + 1 + ${#stamped[@]} * ${#strips[@]} * 2 + 1 +
-	${#refusals[@]} + 1 + 2 + 1 + 3 ))
+	${#refusals[@]} + 1 + 2 + 1 + ${#usage_errors[@]} + 5 ))
 
 # The stack limit a setuid run gets with the default maximum (64 MiB), from
 # elfnote's view of the file: what the corpus says the kernel gives.
@@ -141,7 +156,21 @@ make -s -C "$top/elf-note-tool" OUT="$ELFNOTE_OUT" install PREFIX=/usr DESTDIR="
 	"$work/root/usr/bin/elfnote" check "$bin/probe-n32"
 tap_check $? "make install DESTDIR=... PREFIX=/usr installs a working elfnote, man page and header"
 
-# 7. Usage errors.
-"$elfnote" show --bogus "$bin/probe" 2>/dev/null; [ $? = 64 ]; tap_check $? "unknown option: exit 64"
-"$elfnote" check 2>/dev/null; [ $? = 64 ]; tap_check $? "no file: exit 64"
-"$elfnote" frobnicate x 2>/dev/null; [ $? = 64 ]; tap_check $? "unknown command: exit 64"
+# 7. Usage errors, the getopt way: exit 64, one line naming the problem
+#    (prefixed elfnote:), one pointing at --help, nothing on stdout.
+for u in "${usage_errors[@]}"; do
+	IFS='|' read -r args want <<< "$u"
+	cmd=${args%% *}
+	try="Try 'elfnote --help' for more information."
+	case "$want" in "elfnote: $cmd: "*) try="Try 'elfnote $cmd --help' for more information." ;; esac
+	# shellcheck disable=SC2086
+	err=$("$elfnote" $args 2>&1 >"$work/usage.out"); status=$?
+	[ "$status" = 64 ] && [ "$err" = "$want"$'\n'"$try" ] && [ ! -s "$work/usage.out" ]
+	tap_check $? "elfnote $args: exit 64, '$want' and the --help line (got $status: ${err//$'\n'/ | })"
+done
+for c in show check set clear scan; do
+	out=$("$elfnote" "$c" --help 2>"$work/help.err"); status=$?
+	[ "$status" = 0 ] && [ ! -s "$work/help.err" ] &&
+		case "$out" in "usage: elfnote $c "*) true ;; *) false ;; esac
+	tap_check $? "elfnote $c --help: its usage on stdout, nothing on stderr, exit 0"
+done
