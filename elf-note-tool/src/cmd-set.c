@@ -67,7 +67,11 @@ static void report(const char *path, const struct edit *e, const struct opts *o)
 	printf("; %s)\n", how[e->action]);
 }
 
-/* One file: read, decide, write unless nothing changes. */
+/*
+ * One file: read, decide, write unless nothing changes.  A dry run reads
+ * only: it reports the change, and names on stderr what would stop the
+ * real run without failing for it.
+ */
 static bool edit_one(const char *path, const struct opts *o)
 {
 	struct target t;
@@ -75,6 +79,8 @@ static bool edit_one(const char *path, const struct opts *o)
 	char why[256];
 	bool ok = target_open(path, o->follow, &t, why, sizeof(why));
 
+	if (ok && !o->dry_run)
+		ok = target_replaceable(&t, why, sizeof(why));
 	if (ok && !edit_plan(t.image, t.len, &o->req, &e)) {
 		snprintf(why, sizeof(why), "%s", e.why);
 		ok = false;
@@ -85,6 +91,8 @@ static bool edit_one(const char *path, const struct opts *o)
 		report(path, &e, o);
 	else
 		name_error(path, "%s", why);
+	if (ok && o->dry_run && e.action != EDIT_UNCHANGED && !target_replaceable(&t, why, sizeof(why)))
+		name_error(path, "a real run would fail: %s", why);
 	edit_free(&e);
 	target_close(&t);
 	return ok;

@@ -40,6 +40,8 @@ void name_error(const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Results and errors about one file come out in the order they happened. */
+	fflush(stdout);
 	fputs("elfnote: ", stderr);
 	name_print(stderr, name);
 	fputs(": ", stderr);

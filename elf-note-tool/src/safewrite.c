@@ -238,10 +238,10 @@ static bool open_dir(const char *path, struct target *t, char *why, size_t whyle
 	t->dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (t->dirfd < 0)
 		return fail(why, whylen, "%s: %s", t->dir, strerror(errno));
-	return check_dir(t, why, whylen);
+	return true;
 }
 
-/* The file itself: a regular file, one link, writable, unsigned. */
+/* The file itself: a regular file, opened for reading. */
 static bool open_file(struct target *t, bool follow, char *why, size_t whylen)
 {
 	struct stat lst;
@@ -258,6 +258,13 @@ static bool open_file(struct target *t, bool follow, char *why, size_t whylen)
 		return fail(why, whylen, "%s", strerror(errno));
 	if (!same_file(&lst, &t->st))
 		return fail(why, whylen, "changed while being opened");
+	return true;
+}
+
+bool target_replaceable(struct target *t, char *why, size_t whylen)
+{
+	if (!check_dir(t, why, whylen))
+		return false;
 	if (t->st.st_nlink > 1)
 		return fail(why, whylen, "has %ju hard links: replacing it would leave the others with the old contents",
 			    (uintmax_t)t->st.st_nlink);

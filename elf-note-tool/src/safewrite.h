@@ -42,12 +42,22 @@ struct target {
 };
 
 /*
- * Opens and reads path for an edit.  follow: edit a symlink's target
- * instead of refusing.  Returns false with a reason in why.
+ * Opens and reads path for an edit; reading needs no write access, so a
+ * dry run works on a read-only mount and for someone else's file.
+ * follow: edit a symlink's target instead of refusing.  Returns false
+ * with a reason in why.
  */
 bool target_open(const char *path, bool follow, struct target *t, char *why, size_t whylen);
 
-/* Replaces the file's contents by image as described above. */
+/*
+ * Whether target_replace() may replace the opened file: the checks above
+ * (its directory as root, one link, not signed, no immutable, append-only
+ * or fs-verity flag, writable by the caller).  Sets t->flags.  Returns
+ * false with a reason in why.
+ */
+bool target_replaceable(struct target *t, char *why, size_t whylen);
+
+/* Replaces the file's contents by image as described above (after target_replaceable()). */
 bool target_replace(struct target *t, const unsigned char *image, size_t len,
 		    char *why, size_t whylen);
 

@@ -29,11 +29,11 @@ refusals=("$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:n
 strips=(strip "strip --strip-all" objcopy eu-strip)
 # Per section: the build (1); 1. sizes, 3G, both, n32 (3); 2. five per
 # program, the eu-elflint line (1); 3. (5); 4. (1); 5. modes, caps (2);
-# 6. (3); 7. every step on each file; 8. (4); 8b. (9); 9. refusals, one
+# 6. (3); 7. every step on each file; 8. (4); 8c. (3); 8b. (9); 9. refusals, one
 # among several (1); 10. every strip on each program.
 tap_plan $(( 1 + ${#good_sizes[@]} + ${#bad_sizes[@]} + ${#gaps[@]} + 3 +
 	${#programs[@]} * 5 + 1 + 5 + 1 + ${#modes[@]} + 2 + 3 +
-	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 9 + ${#refusals[@]} + 1 +
+	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 3 + 9 + ${#refusals[@]} + 1 +
 	${#programs[@]} * ${#strips[@]} ))
 
 # Everything a write could change: bytes, owner, mode, links, xattrs.
@@ -252,6 +252,35 @@ out=$("${nobody[@]}" "$elfnote" set --suid-stack 32M "$work/rootsuid" 2>&1); sta
 [ "$status" = 1 ] && [ "$out" = "elfnote: $work/rootsuid: cannot be written by you: Permission denied" ] &&
 	[ "$(state "$work/rootsuid")" = "$before" ]
 tap_check $? "an unprivileged user on a root-owned 4755 file: permission error, untouched"
+
+# 8c. A dry run reads only: for someone else's file and on a read-only
+#     mount it reports the change, and names what would stop a real run.
+before=$(state "$work/rootsuid")
+out=$("${nobody[@]}" "$elfnote" set -n --suid-stack 32M "$work/rootsuid" 2>"$work/dry.err"); status=$?
+[ "$status" = 0 ] && [ "$out" = "$work/rootsuid: would set suid stack 33554432 bytes (was none; note added)" ] &&
+	[ "$(cat "$work/dry.err")" = "elfnote: $work/rootsuid: a real run would fail: cannot be written by you: Permission denied" ] &&
+	[ "$(state "$work/rootsuid")" = "$before" ]
+tap_check $? "set -n as an unprivileged user on a root-owned 4755 file: the change, exit 0, the obstacle on stderr"
+if unshare -Urm true 2>/dev/null; then
+	mkdir "$work/romount" && cp "$bin/probe" "$work/romount/p"
+	before=$(state "$work/romount/p")
+	out=$(unshare -Urm bash -c '
+		mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 99
+		"$2" set -n --suid-stack 32M "$1/p" 2>&1; echo "dry=$?"
+		"$2" set --suid-stack 32M "$1/p" 2>&1; echo "real=$?"' _ "$work/romount" "$elfnote")
+	want="$work/romount/p: would set suid stack 33554432 bytes (was none; note added)
+elfnote: $work/romount/p: a real run would fail: cannot be written by you: Read-only file system
+dry=0"
+	[ "${out%%$'\n'real=*}" != "$out" ] && [ "$(printf '%s\n' "$out" | head -3)" = "$want" ] &&
+		[ "$(state "$work/romount/p")" = "$before" ]
+	tap_check $? "set -n on a read-only bind mount: the change, exit 0, the obstacle on stderr"
+	[ "$(printf '%s\n' "$out" | tail -2)" = "elfnote: $work/romount/p: cannot be written by you: Read-only file system
+real=1" ]
+	tap_check $? "set on a read-only bind mount: exit 1 naming the mount's refusal, untouched"
+else
+	tap_skip "set -n on a read-only bind mount" "unshare -Urm not permitted here"
+	tap_skip "set on a read-only bind mount" "unshare -Urm not permitted here"
+fi
 
 # 8b. What a review found: inherited ACLs, directories others may change,
 #     a crash before the rename, signatures, inode flags, hostile names.
