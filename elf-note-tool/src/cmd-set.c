@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/xattr.h>
 
 #include "command.h"
 #include "edit.h"
@@ -19,7 +20,7 @@
 
 struct opts {
 	struct edit_request req;
-	bool dry_run, follow;
+	bool dry_run, follow, strict;
 };
 
 static void describe(uint64_t v, char *buf, size_t len)
@@ -68,6 +69,25 @@ static void report(const char *path, const struct edit *e, const struct opts *o)
 }
 
 /*
+ * A request the kernel will not honour as asked, by default: its reason,
+ * or NULL.  A setuid, setgid or file-capability program is privileged
+ * when it runs, and the kernel lowers no privileged program's guard gap.
+ */
+static const char *unhonoured(const struct target *t, const struct edit_request *r)
+{
+	bool privileged = (t->st.st_mode & (S_ISUID | S_ISGID)) ||
+			  fgetxattr(t->fd, "security.capability", NULL, 0) >= 0;
+
+	if (r->set_gap && r->stack_guard_gap && r->stack_guard_gap < EDIT_DEFAULT_GUARD_GAP && privileged)
+		return "the kernel never lowers the stack guard gap of a setuid, setgid or "
+		       "file-capability program (it keeps the system's, 1M by default)";
+	if (r->set_stack && r->suid_stack > EDIT_DEFAULT_STACK_MAX)
+		return "above 64M, the most kernels grant by default (fs.secureexec_stack_max), "
+		       "and less when the guard gap is raised too";
+	return NULL;
+}
+
+/*
  * One file: read, decide, write unless nothing changes.  A dry run reads
  * only: it reports the change, and names on stderr what would stop the
  * real run without failing for it.
@@ -78,7 +98,14 @@ static bool edit_one(const char *path, const struct opts *o)
 	struct edit e = { 0 };
 	char why[256];
 	bool ok = target_open(path, o->follow, &t, why, sizeof(why));
+	const char *advice = ok ? unhonoured(&t, &o->req) : NULL;
 
+	if (advice && o->strict) {
+		snprintf(why, sizeof(why), "refused (--strict): %s", advice);
+		ok = false;
+	} else if (advice) {
+		name_error(path, "warning: %s", advice);
+	}
 	if (ok && !o->dry_run)
 		ok = target_replaceable(&t, why, sizeof(why));
 	if (ok && !edit_plan(t.image, t.len, &o->req, &e)) {
@@ -129,16 +156,17 @@ static bool set_option(const struct command *cmd, int c, const char *arg, struct
 			  &req->stack_guard_gap);
 }
 
-/* clear takes no sizes: to it, their options are unknown. */
+/* clear sets no sizes: to it, their options and --strict are unknown. */
 static const struct option set_opts[] = {
 	{ "suid-stack", required_argument, NULL, 's' },
 	{ "stack-guard-gap", required_argument, NULL, 'g' },
+	{ "strict", no_argument, NULL, 'S' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "follow-symlinks", no_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
-static const struct option *const clear_opts = set_opts + 2;
+static const struct option *const clear_opts = set_opts + 3;
 
 /* The index of the first FILE, 0 after --help, or -EXIT_USAGE. */
 static int parse(const struct command *cmd, int argc, char **argv, bool set, struct opts *o)
@@ -152,6 +180,8 @@ static int parse(const struct command *cmd, int argc, char **argv, bool set, str
 			o->dry_run = true;
 		} else if (c == 'L') {
 			o->follow = true;
+		} else if (c == 'S') {
+			o->strict = true;
 		} else if (c == 'h') {
 			command_usage(cmd, stdout);
 			return 0;

@@ -17,6 +17,9 @@
 #define EDIT_MAX_STACK_64	(1ULL << 46)
 /* The largest stack guard gap the kernel grants (fs/exec.c). */
 #define EDIT_MAX_GUARD_GAP	(64ULL << 20)
+/* Kernel defaults a request is judged against (docs/policy.md). */
+#define EDIT_DEFAULT_STACK_MAX	(64ULL << 20)	/* fs.secureexec_stack_max */
+#define EDIT_DEFAULT_GUARD_GAP	(1ULL << 20)	/* stack_guard_gap=256 pages */
 
 enum edit_action {
 	EDIT_UNCHANGED,		/* no write at all */

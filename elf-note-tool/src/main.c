@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	},
 	{
 		"set", cmd_set,
-		"[-n] [--follow-symlinks] [--suid-stack SIZE]\n"
+		"[-n] [--strict] [--follow-symlinks] [--suid-stack SIZE]\n"
 		"[--stack-guard-gap SIZE] FILE...",
 		"makes each file request, with --suid-stack, SIZE bytes of stack\n"
 		"when run setuid, setgid or with capabilities (a multiple of 4096\n"
@@ -51,6 +51,9 @@ static const struct command commands[] = {
 		"Rewrites the note, or adds one to a linked file; nothing is\n"
 		"written where the values are already there.\n"
 		"-n, --dry-run: say what would change, write nothing.\n"
+		"A request kernels do not honour by default (a lowered gap for a\n"
+		"setuid, setgid or capability program, a stack above 64M) gets\n"
+		"a warning; --strict: the file is refused instead.\n"
 		"Files are replaced whole, keeping owner, mode and xattrs; set and\n"
 		"clear exit 0, or 1 when any file could not be done.\n",
 	},

@@ -23,17 +23,35 @@ bad_sizes=(32X 32MB 32m '' -1 abc 8M 8388608 12345 0x1000 '32 M' 999999999999999
 gaps=(4K:4096 4096:4096 1M:1048576 64M:67108864 0:none 2K:none 64M+:none 65M:none 4097:none)
 programs=(x64-dyn x64-static x64-static-pie)
 modes=(4755:0:0 2755:0:0 6750:1234:5678 0700:1234:1234)
+# MODE|CAPS|ARGS|outcome: none, gap or stack (a warning), strict-gap or
+# strict-stack (refused).
+unhonoured=(
+	"4755|-|--stack-guard-gap 4K|gap"
+	"4755|-|--stack-guard-gap 1020K|gap"
+	"4755|-|--stack-guard-gap 1M|none"
+	"2755|-|--stack-guard-gap 4K|gap"
+	"0755|cap_net_raw+ep|--stack-guard-gap 4K|gap"
+	"0755|-|--stack-guard-gap 4K|none"
+	"4755|-|--strict --stack-guard-gap 4K|strict-gap"
+	"4755|-|--strict --stack-guard-gap 1M|none"
+	"4755|-|--suid-stack 64M|none"
+	"4755|-|--suid-stack 65540K|stack"
+	"0755|-|--suid-stack 65540K|stack"
+	"4755|-|--strict --suid-stack 65540K|strict-stack"
+	"4755|-|--strict --suid-stack 64M|none"
+)
 fail_steps=(create write chown xattr chmod fsync verify rename)
 fail_files=(f g)
 refusals=("$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file")
 strips=(strip "strip --strip-all" objcopy eu-strip)
 # Per section: the build (1); 1. sizes, 3G, both, n32 (3); 2. five per
 # program, the eu-elflint line (1); 3. (5); 4. (1); 5. modes, caps (2);
-# 6. (3); 7. every step on each file; 8. (4); 8c. (3); 8b. (9); 9. refusals, one
+# 6. (3); 7. every step on each file; 8. (4); 8c. (3); 8b. (9); 8d. each
+# request; 9. refusals, one
 # among several (1); 10. every strip on each program.
 tap_plan $(( 1 + ${#good_sizes[@]} + ${#bad_sizes[@]} + ${#gaps[@]} + 3 +
 	${#programs[@]} * 5 + 1 + 5 + 1 + ${#modes[@]} + 2 + 3 +
-	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 3 + 9 + ${#refusals[@]} + 1 +
+	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 3 + 9 + ${#unhonoured[@]} + ${#refusals[@]} + 1 +
 	${#programs[@]} * ${#strips[@]} ))
 
 # Everything a write could change: bytes, owner, mode, links, xattrs.
@@ -356,6 +374,34 @@ out=$("$elfnote" set --suid-stack 32M "$work/manysections" 2>&1); status=$?
 [ "$status" = 1 ] && case "$out" in *"too many sections to add two"*) true ;; *) false ;; esac &&
 	[ "$(state "$work/manysections")" = "$before" ]
 tap_check $? "65535 section headers: refused, not wrapped around ($out)"
+
+# 8d. Requests kernels do not honour by default: a warning naming why, the
+#     file written; with --strict, refused and untouched.  At each bound:
+#     the guard gap of a privileged program at 1M (the system's) and a page
+#     below, the stack at 64M (fs.secureexec_stack_max) and a page above.
+warn_gap="warning: the kernel never lowers the stack guard gap of a setuid, setgid or file-capability program (it keeps the system's, 1M by default)"
+warn_stack="warning: above 64M, the most kernels grant by default (fs.secureexec_stack_max), and less when the guard gap is raised too"
+for u in "${unhonoured[@]}"; do
+	IFS='|' read -r mode caps args want <<< "$u"
+	cp "$work/x64-dyn.orig" "$work/u" && chmod "$mode" "$work/u"
+	[ "$caps" = - ] || setcap "$caps" "$work/u"
+	before=$(state "$work/u")
+	# shellcheck disable=SC2086
+	"$elfnote" set $args "$work/u" >"$work/u.out" 2>"$work/u.err"; status=$?
+	err=$(cat "$work/u.err")
+	case "$want" in
+	none) [ "$status" = 0 ] && [ -z "$err" ] && [ "$(state "$work/u")" != "$before" ] ;;
+	gap|stack)
+		w=warn_$want
+		[ "$status" = 0 ] && [ "$err" = "elfnote: $work/u: ${!w}" ] && [ "$(state "$work/u")" != "$before" ] ;;
+	strict-gap|strict-stack)
+		w=warn_${want#strict-}
+		[ "$status" = 1 ] && [ "$err" = "elfnote: $work/u: refused (--strict): ${!w#warning: }" ] &&
+			[ ! -s "$work/u.out" ] && [ "$(state "$work/u")" = "$before" ] ;;
+	esac
+	with=; [ "$caps" = - ] || with=" with $caps"
+	tap_check $? "set $args on a $mode file$with: $want (exit $status${err:+: $err})"
+done
 
 # 9. What cannot be edited is refused and left alone.
 for f in "${refusals[@]}"; do
