@@ -47,7 +47,7 @@ static const struct command commands[] = {
 		"makes each file request, with --suid-stack, SIZE bytes of stack\n"
 		"when run setuid, setgid or with capabilities (a multiple of 4096\n"
 		"above 8M), and with --stack-guard-gap its own stack guard gap\n"
-		"(a multiple of 4096 up to 64M); SIZE in bytes, or K, M, G.\n"
+		"(a multiple of 4096 up to 64M); SIZE in bytes, or K, M, G, T.\n"
 		"Rewrites the note, or adds one to a linked file; nothing is\n"
 		"written where the values are already there.\n"
 		"-n, --dry-run: say what would change, write nothing.\n"

@@ -3,14 +3,19 @@
 
 #include <string.h>
 
+/*
+ * K, M, G or T in either case (as the kernel's memparse() reads its
+ * command line), or KiB, MiB, GiB, TiB: powers of 1024.  "MB" is refused,
+ * since a reader could take it for 10^6.
+ */
 static int suffix_shift(const char *s)
 {
-	static const char units[] = "KMG";
-	const char *u = *s ? strchr(units, *s) : NULL;
+	static const char units[] = "KMGT";
+	const char *u = *s ? strchr(units, *s & ~0x20) : NULL;
 
-	if (!u)
-		return *s ? -1 : 0;
-	if (s[1] && strcmp(s + 1, "iB"))
+	if (!*s)
+		return 0;
+	if (!u || (s[1] && (strcmp(s + 1, "iB") || *s != *u)))
 		return -1;
 	return 10 * (int)(u - units + 1);
 }
@@ -33,7 +38,7 @@ bool size_arg_parse(const char *s, uint64_t *bytes, const char **why)
 	}
 	shift = suffix_shift(s);
 	if (shift < 0) {
-		*why = "unknown suffix (use bytes, or K, M or G)";
+		*why = "unknown suffix (use bytes, or K, M, G or T)";
 		return false;
 	}
 	if (shift && v > UINT64_MAX >> shift) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The CLI argument grammar for sizes: what a user types for a limit,
- * bytes or one K, M or G suffix (powers of 1024), "32M", "4K".
+ * bytes or one K, M, G or T suffix in either case, or KiB, MiB, GiB, TiB
+ * (powers of 1024): "32M", "32m", "4K", "32MiB".
  *
  * The guest harness has another grammar, the scenario expression grammar
  * (i386-guest/lib/size-expr.h), which accepts arithmetic such as
@@ -16,7 +17,7 @@
 #include <stdint.h>
 
 /*
- * Parses s ("33554432", "32M", "32MiB", "1G") into *bytes.  Returns false
+ * Parses s ("33554432", "32M", "32m", "32MiB", "1T") into *bytes.  Returns false
  * with a reason in *why for anything else: no digits, another suffix,
  * trailing text, or a value that does not fit in 64 bits.
  */

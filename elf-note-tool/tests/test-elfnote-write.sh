@@ -18,8 +18,8 @@ tap_on_exit 'rm -rf "$work"'
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
 
 # What the loops below go through, for the plan.
-good_sizes=(33554432:33554432 32M:33554432 32MiB:33554432 1G:1073741824 12K:none)
-bad_sizes=(32X 32MB 32m '' -1 abc 8M 8388608 12345 0x1000 '32 M' 99999999999999999999 17179869184G)
+good_sizes=(33554432:33554432 32M:33554432 32m:33554432 32MiB:33554432 1G:1073741824 2G:2147483648 12K:none)
+bad_sizes=(32X 32MB 32P '' -1 abc 8M 8388608 12345 0x1000 '32 M' 99999999999999999999 17179869184G)
 gaps=(4K:4096 4096:4096 1M:1048576 64M:67108864 0:none 2K:none 64M+:none 65M:none 4097:none)
 programs=(x64-dyn x64-static x64-static-pie)
 modes=(4755:0:0 2755:0:0 6750:1234:5678 0700:1234:1234)
