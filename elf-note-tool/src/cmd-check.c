@@ -19,7 +19,11 @@ static int check_status(enum elf_verdict v)
 
 int cmd_check(const struct command *cmd, int argc, char **argv)
 {
-	int quiet = 0, worst = EXIT_NOTE, first = command_flag(cmd, argc, argv, "quiet", 'q', &quiet);
+	int quiet = 0, elf_only = 0, worst = EXIT_NOTE;
+	const struct command_flag flags[] = {
+		{ "quiet", 'q', &quiet }, { "elf-only", 0, &elf_only }, { NULL },
+	};
+	int first = command_flags(cmd, argc, argv, flags);
 
 	if (first <= 0)
 		return -first;
@@ -27,6 +31,8 @@ int cmd_check(const struct command *cmd, int argc, char **argv)
 		struct elf_report r;
 
 		elf_inspect(argv[i], &r);
+		if (elf_only && !r.has_elf_magic && r.verdict == ELF_NOT_EXECUTABLE)
+			continue;
 		if (!quiet)
 			verdict_complain(argv[i], &r);
 		if (check_status(r.verdict) > worst)

@@ -68,7 +68,9 @@ static void show_json(const char *path, const struct elf_report *r)
 
 int cmd_show(const struct command *cmd, int argc, char **argv)
 {
-	int json = 0, status = EXIT_OK, first = command_flag(cmd, argc, argv, "json", 0, &json);
+	int json = 0, status = EXIT_OK;
+	const struct command_flag flags[] = { { "json", 0, &json }, { NULL } };
+	int first = command_flags(cmd, argc, argv, flags);
 
 	if (first <= 0)
 		return -first;

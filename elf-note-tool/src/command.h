@@ -40,13 +40,19 @@ int command_usage_error(const struct command *cmd, const char *fmt, ...)
  */
 int command_option_error(const struct command *cmd, char **argv, int c);
 
+/* A flag a command takes: --NAME, or -SHORT if short_name. */
+struct command_flag {
+	const char *name;
+	int short_name;
+	int *set;	/* set to 1 when given */
+};
+
 /*
- * For commands that take one flag (--NAME, or -SHORT if short_name) and
- * at least one FILE: sets *flag when given; returns the index of the
- * first FILE, 0 after printing the command's help for --help (exit 0),
- * or -EXIT_USAGE after a usage error.
+ * For commands that take flags (an array ending in { NULL }, at most six)
+ * and at least one FILE: returns the index of the first FILE, 0 after
+ * printing the command's help for --help (exit 0), or -EXIT_USAGE after
+ * a usage error.
  */
-int command_flag(const struct command *cmd, int argc, char **argv, const char *name,
-		 int short_name, int *flag);
+int command_flags(const struct command *cmd, int argc, char **argv, const struct command_flag *flags);
 
 #endif

@@ -150,27 +150,26 @@ static bool truncated_segment(Elf *elf, size_t phnum, off_t size, struct elf_rep
 
 /*
  * Fewer bytes than an ELF header, but the magic: libelf sees no ELF at
- * all; say how much is missing.
+ * all; say how much is missing.  head: the file's first bytes, size its
+ * length.
  */
-static bool truncated_header(Elf *elf, struct elf_report *r)
+static bool truncated_header(const unsigned char *head, off_t size, struct elf_report *r)
 {
-	size_t n;
-	const char *raw = elf_rawfile(elf, &n);
 	size_t need;
 
-	if (!raw || n < SELFMAG || memcmp(raw, ELFMAG, SELFMAG))
+	if (!r->has_elf_magic)
 		return false;
-	if (n <= EI_CLASS) {
+	if (size <= EI_CLASS) {
 		refuse(r, ELF_NOT_EXECUTABLE,
 		       "truncated: less than an ELF header (52 bytes for ELF32, 64 for ELF64)");
 		return true;
 	}
-	need = raw[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-	if (n >= need)
+	need = head[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if ((size_t)size >= need)
 		return false;
 	r->verdict = ELF_NOT_EXECUTABLE;
-	snprintf(r->reason, sizeof(r->reason), "truncated: %zu bytes, less than the %zu-byte ELF%d header",
-		 n, need, need == sizeof(Elf64_Ehdr) ? 64 : 32);
+	snprintf(r->reason, sizeof(r->reason), "truncated: %lld bytes, less than the %zu-byte ELF%d header",
+		 (long long)size, need, need == sizeof(Elf64_Ehdr) ? 64 : 32);
 	return true;
 }
 
@@ -193,19 +192,21 @@ static bool stamped_after_link(Elf *elf)
 	return false;
 }
 
-static void inspect_elf(Elf *elf, off_t size, struct elf_report *r)
+/* head: the file's first bytes (up to EI_NIDENT), for what libelf does not say. */
+static void inspect_elf(Elf *elf, off_t size, const unsigned char *head, struct elf_report *r)
 {
 	GElf_Ehdr eh;
 	size_t phnum;
 	const char *why;
 	char *ident;
 
+	r->has_elf_magic = size >= SELFMAG && !memcmp(head, ELFMAG, SELFMAG);
 	if (elf_kind(elf) == ELF_K_AR) {
 		refuse(r, ELF_NOT_EXECUTABLE, "an archive, not an executable");
 		return;
 	}
 	if (elf_kind(elf) != ELF_K_ELF || !(ident = elf_getident(elf, NULL))) {
-		if (truncated_header(elf, r))
+		if (truncated_header(head, size, r))
 			return;
 		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
 		return;
@@ -240,6 +241,7 @@ static void inspect_elf(Elf *elf, off_t size, struct elf_report *r)
 
 void elf_inspect_fd(int fd, struct elf_report *r)
 {
+	unsigned char head[EI_NIDENT];
 	struct stat st;
 	Elf *elf;
 
@@ -253,25 +255,32 @@ void elf_inspect_fd(int fd, struct elf_report *r)
 		refuse(r, ELF_NOT_EXECUTABLE, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
 		return;
 	}
+	memset(head, 0, sizeof(head));
+	if (pread(fd, head, sizeof(head), 0) < 0) {
+		refuse(r, ELF_IO_ERROR, strerror(errno));
+		return;
+	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
 		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
 	else
-		inspect_elf(elf, st.st_size, r);
+		inspect_elf(elf, st.st_size, head, r);
 	elf_end(elf);
 }
 
 void elf_inspect_image(unsigned char *image, size_t len, struct elf_report *r)
 {
+	unsigned char head[EI_NIDENT] = { 0 };
 	Elf *elf;
 
 	memset(r, 0, sizeof(*r));
 	elf_version(EV_CURRENT);
+	memcpy(head, image, len < sizeof(head) ? len : sizeof(head));
 	elf = elf_memory((char *)image, len);
 	if (!elf)
 		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
 	else
-		inspect_elf(elf, (off_t)len, r);
+		inspect_elf(elf, (off_t)len, head, r);
 	elf_end(elf);
 }
 

@@ -33,6 +33,7 @@ struct elf_report {
 	struct policy policy;
 	int elf_class;		/* 32 or 64 */
 	bool big_endian;
+	bool has_elf_magic;	/* starts with \177ELF, however damaged the rest */
 	const char *type;	/* "executable", "shared object (PIE or library)" */
 	char reason[160];	/* for NOT_EXECUTABLE and IO_ERROR */
 };

@@ -33,12 +33,15 @@ static const struct command commands[] = {
 		"--json prints one JSON object per file and line.\n",
 	},
 	{
-		"check", cmd_check, "[-q] FILE...",
-		"prints nothing but problems and exits with, for the worst file:\n"
+		"check", cmd_check, "[-q] [--elf-only] FILE...",
+		"prints nothing but problems (-q: not even those) and exits with,\n"
+		"for the worst file:\n"
 		"  0  a well-formed note       1  no note\n"
 		"  2  a malformed note (execve fails with ENOEXEC on kernels\n"
 		"     that read it)            3  not an ELF executable\n"
-		"  4  I/O error                64 usage error\n",
+		"  4  I/O error                64 usage error\n"
+		"--elf-only skips files without the ELF magic (scripts, text),\n"
+		"so that check -q --elf-only /usr/bin/* says 1 where none has a note.\n",
 	},
 	{
 		"set", cmd_set,
@@ -155,26 +158,30 @@ int command_option_error(const struct command *cmd, char **argv, int c)
 	return command_usage_error(cmd, "unknown option '-%c'", optopt);
 }
 
-int command_flag(const struct command *cmd, int argc, char **argv, const char *name,
-		 int short_name, int *flag)
+int command_flags(const struct command *cmd, int argc, char **argv, const struct command_flag *flags)
 {
-	const struct option opts[] = {
-		{ name, no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char shorts[] = { ':', (char)short_name, '\0' };
-	int c;
+	struct option opts[8] = { { "help", no_argument, NULL, 'h' } };
+	char shorts[8] = ":";
+	size_t n = 0, ns = 1;
+	int c, which;
 
+	for (; flags[n].name && n + 2 < sizeof(opts) / sizeof(opts[0]); n++) {
+		opts[n + 1] = (struct option){ flags[n].name, no_argument, NULL, 256 + (int)n };
+		if (flags[n].short_name)
+			shorts[ns++] = (char)flags[n].short_name;
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		if (c == 'h') {
 			command_usage(cmd, stdout);
 			return 0;
 		}
-		if (c != 'f' && (c != short_name || !short_name))
+		for (which = 0; which < (int)n; which++)
+			if (c == 256 + which || (flags[which].short_name && c == flags[which].short_name))
+				break;
+		if (which == (int)n)
 			return -command_option_error(cmd, argv, c);
-		*flag = 1;
+		*flags[which].set = 1;
 	}
 	if (optind == argc)
 		return -command_usage_error(cmd, "no FILE given");

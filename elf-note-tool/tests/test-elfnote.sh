@@ -39,10 +39,10 @@ refusals=(obj.o:relocatable lib.a:archive empty:"not an ELF" .:directory
 	cut-64:"program headers end at byte" cut-100:"program headers end at byte"
 	cut-load:"(PT_LOAD) ends at byte")
 # corpus; check and show (7); the builds (1); each strip, two checks;
-# /bin/ls (1); refusals; a cut at the loadable end (1); JSON (2);
+# /bin/ls (1); refusals; --elf-only (3); a cut at the loadable end (1); JSON (2);
 # install (1); usage errors; --help of each command (5).
 tap_plan $(( ${#abis[@]} * ${#corpus_entries[@]} + 7 + 1 + ${#stamped[@]} * ${#strips[@]} * 2 + 1 +
-	${#refusals[@]} + 1 + 2 + 1 + ${#usage_errors[@]} + 5 ))
+	${#refusals[@]} + 3 + 1 + 2 + 1 + ${#usage_errors[@]} + 5 ))
 
 # The stack limit a setuid run gets with the default maximum (64 MiB), from
 # elfnote's view of the file: what the corpus says the kernel gives.
@@ -133,6 +133,19 @@ for f in "${refusals[@]}"; do
 	[ "$status" = 3 ] && case "$err" in "elfnote: $work/$file: "*"$want"*) true ;; *) false ;; esac
 	tap_check $? "refuses $file with exit 3 and a reason naming it ($err)"
 done
+# check --elf-only skips what has no ELF magic (scripts, text, empty
+# files), not damaged ELF files: what a directory like /usr/bin holds.
+printf '#!/bin/sh\necho hi\n' > "$work/script"
+printf 'some text\n' > "$work/text"
+cp /bin/true "$work/plain"
+"$elfnote" check -q "$work/script" "$work/text" "$work/empty" "$work/plain"; status=$?
+[ "$status" = 3 ]; tap_check $? "check -q on scripts, text and a note-less program: 3, the worst (got $status)"
+err=$("$elfnote" check --elf-only "$work/script" "$work/text" "$work/empty" "$work/plain" 2>&1); status=$?
+[ "$status" = 1 ] && [ -z "$err" ]
+tap_check $? "check --elf-only on the same: 1 (no note), nothing said of the others (got $status${err:+: $err})"
+err=$("$elfnote" check --elf-only "$work/script" "$work/cut-63" "$work/plain" 2>&1); status=$?
+[ "$status" = 3 ] && [ "$err" = "elfnote: $work/cut-63: truncated: 63 bytes, less than the 64-byte ELF64 header" ]
+tap_check $? "check --elf-only still judges a damaged ELF file: 3, naming it (got $status: $err)"
 head -c "$load_end" "$work/x64-dyn" > "$work/cut-at-end"
 "$elfnote" check "$work/x64-dyn"; whole=$?
 err=$("$elfnote" check "$work/cut-at-end" 2>&1); status=$?
