@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* elfnote check: problems on stderr, the worst file's verdict as the exit status. */
+#include <stdio.h>
+
 #include "command.h"
 #include "elffile.h"
 #include "exit.h"
@@ -19,9 +21,9 @@ static int check_status(enum elf_verdict v)
 
 int cmd_check(const struct command *cmd, int argc, char **argv)
 {
-	int quiet = 0, elf_only = 0, worst = EXIT_NOTE;
+	int quiet = 0, elf_only = 0, json = 0, worst = EXIT_NOTE;
 	const struct command_flag flags[] = {
-		{ "quiet", 'q', &quiet }, { "elf-only", 0, &elf_only }, { NULL },
+		{ "quiet", 'q', &quiet }, { "elf-only", 0, &elf_only }, { "json", 0, &json }, { NULL },
 	};
 	int first = command_flags(cmd, argc, argv, flags);
 
@@ -33,6 +35,8 @@ int cmd_check(const struct command *cmd, int argc, char **argv)
 		elf_inspect(argv[i], &r);
 		if (elf_only && !r.has_elf_magic && r.verdict == ELF_NOT_EXECUTABLE)
 			continue;
+		if (json)
+			verdict_json_line(stdout, argv[i], &r);
 		if (!quiet)
 			verdict_complain(argv[i], &r);
 		if (check_status(r.verdict) > worst)

@@ -119,15 +119,14 @@ static const char *id_name(struct name_slot *cache, unsigned int id, bool group)
 
 static void report_error(struct scan *s, const char *path, const char *why)
 {
+	struct elf_report r = { .verdict = ELF_IO_ERROR };
+
 	s->failed = true;
 	name_error(path, "%s", why);
 	if (!s->json)
 		return;
-	fputs("{\"file\":", stdout);
-	json_string(stdout, path);
-	fputs(",\"status\":\"error\",\"error\":", stdout);
-	json_string(stdout, why);
-	fputs("}\n", stdout);
+	snprintf(r.reason, sizeof(r.reason), "%s", why);
+	verdict_json_line(stdout, path, &r);
 }
 
 /*
@@ -169,12 +168,11 @@ static const char *privilege_name(mode_t mode)
 static void print_json(const struct listing *l)
 {
 	const struct stat *st = &l->st;
-	const struct elf_report *r = &l->r;
 	char mode[8];
 
 	snprintf(mode, sizeof(mode), "%04o", (unsigned int)(st->st_mode & 07777));
-	fputs("{\"file\":", stdout);
-	json_string(stdout, l->path);
+	putchar('{');
+	verdict_json(stdout, l->path, &l->r);
 	fputs(",\"owner\":", stdout);
 	json_string(stdout, id_name(user_cache, st->st_uid, false));
 	fputs(",\"group\":", stdout);
@@ -186,16 +184,6 @@ static void print_json(const struct listing *l)
 	       st->st_mode & S_ISUID ? "true" : "false", st->st_mode & S_ISGID ? "true" : "false",
 	       setgid_ignored(st->st_mode) ? "true" : "false");
 	json_string(stdout, l->caps ? l->caps : "");
-	fputs(",\"status\":", stdout);
-	json_string(stdout, verdict_name(r->verdict));
-	printf(",\"suid_stack\":%" PRIu64 ",\"stack_guard_gap\":%" PRIu64,
-	       r->verdict == ELF_ANNOTATED ? r->policy.suid_stack : 0,
-	       r->verdict == ELF_ANNOTATED ? r->policy.stack_guard_gap : 0);
-	if (r->verdict == ELF_NOT_EXECUTABLE || r->policy.problem) {
-		fputs(",\"problem\":", stdout);
-		json_string(stdout,
-			    r->verdict == ELF_NOT_EXECUTABLE ? r->reason : r->policy.problem);
-	}
 	fputs("}\n", stdout);
 }
 

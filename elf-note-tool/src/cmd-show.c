@@ -6,7 +6,6 @@
 #include "command.h"
 #include "elffile.h"
 #include "exit.h"
-#include "json.h"
 #include "names.h"
 #include "verdict.h"
 
@@ -44,28 +43,6 @@ static void show_text(const char *path, const struct elf_report *r)
 	putchar('\n');
 }
 
-static void show_json(const char *path, const struct elf_report *r)
-{
-	fputs("{\"file\":", stdout);
-	json_string(stdout, path);
-	printf(",\"status\":\"%s\"", verdict_name(r->verdict));
-	if (r->verdict <= ELF_MALFORMED)
-		printf(",\"class\":%d,\"byte_order\":\"%s\",\"type\":\"%s\"", r->elf_class,
-		       r->big_endian ? "big" : "little", r->type);
-	if (r->verdict == ELF_ANNOTATED)
-		printf(",\"suid_stack\":%" PRIu64 ",\"stack_guard_gap\":%" PRIu64 ",\"notes\":%zu",
-		       r->policy.suid_stack, r->policy.stack_guard_gap, r->policy.notes);
-	if (r->verdict <= ELF_MALFORMED && r->policy.problem) {
-		fputs(",\"problem\":", stdout);
-		json_string(stdout, r->policy.problem);
-	}
-	if (r->verdict >= ELF_NOT_EXECUTABLE) {
-		fputs(",\"error\":", stdout);
-		json_string(stdout, r->reason);
-	}
-	fputs("}\n", stdout);
-}
-
 int cmd_show(const struct command *cmd, int argc, char **argv)
 {
 	int json = 0, status = EXIT_OK;
@@ -79,7 +56,7 @@ int cmd_show(const struct command *cmd, int argc, char **argv)
 
 		elf_inspect(argv[i], &r);
 		if (json) {
-			show_json(argv[i], &r);
+			verdict_json_line(stdout, argv[i], &r);
 			verdict_complain(argv[i], &r);
 		} else {
 			show_text(argv[i], &r);

@@ -173,6 +173,34 @@ static bool truncated_header(const unsigned char *head, off_t size, struct elf_r
 	return true;
 }
 
+/*
+ * What an ET_DYN file is: a PIE when it names an interpreter or, linked
+ * static-pie, carries DF_1_PIE in its dynamic section; a shared object
+ * otherwise.  Read as the loader sees it, through the program headers.
+ */
+static const char *dyn_type(Elf *elf, size_t phnum, off_t size)
+{
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+		GElf_Dyn dyn;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_INTERP)
+			return "pie";
+		if (ph.p_type != PT_DYNAMIC || ph.p_offset >= (uint64_t)size)
+			continue;
+		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+					 (size_t)(ph.p_filesz < (uint64_t)size - ph.p_offset ?
+						  ph.p_filesz : (uint64_t)size - ph.p_offset), ELF_T_DYN);
+		for (int j = 0; d && gelf_getdyn(d, j, &dyn) && dyn.d_tag != DT_NULL; j++)
+			if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE))
+				return "pie";
+	}
+	return "shared-object";
+}
+
 /* A section elfnote set adds with a note after linking (elffile.h). */
 static bool stamped_after_link(Elf *elf)
 {
@@ -223,9 +251,9 @@ static void inspect_elf(Elf *elf, off_t size, const unsigned char *head, struct 
 	}
 	r->elf_class = ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
 	r->big_endian = ident[EI_DATA] == ELFDATA2MSB;
-	r->type = eh.e_type == ET_EXEC ? "executable" : "shared object";
 	if (truncated_table(elf, &eh, phnum, size, r) || truncated_segment(elf, phnum, size, r))
 		return;
+	r->type = eh.e_type == ET_EXEC ? "executable" : dyn_type(elf, phnum, size);
 	why = check_header(elf, &eh, phnum, size);
 	if (!why)
 		why = check_segments(elf, phnum);

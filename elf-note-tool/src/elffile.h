@@ -34,7 +34,7 @@ struct elf_report {
 	int elf_class;		/* 32 or 64 */
 	bool big_endian;
 	bool has_elf_magic;	/* starts with \177ELF, however damaged the rest */
-	const char *type;	/* "executable", "shared object (PIE or library)" */
+	const char *type;	/* "executable", "pie" or "shared-object" */
 	char reason[160];	/* for NOT_EXECUTABLE and IO_ERROR */
 };
 

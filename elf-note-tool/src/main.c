@@ -33,13 +33,14 @@ static const struct command commands[] = {
 		"--json prints one JSON object per file and line.\n",
 	},
 	{
-		"check", cmd_check, "[-q] [--elf-only] FILE...",
+		"check", cmd_check, "[-q] [--json] [--elf-only] FILE...",
 		"prints nothing but problems (-q: not even those) and exits with,\n"
 		"for the worst file:\n"
 		"  0  a well-formed note       1  no note\n"
 		"  2  a malformed note (execve fails with ENOEXEC on kernels\n"
 		"     that read it)            3  not an ELF executable\n"
 		"  4  I/O error                64 usage error\n"
+		"--json prints each file's object as show --json does.\n"
 		"--elf-only skips files without the ELF magic (scripts, text),\n"
 		"so that check -q --elf-only /usr/bin/* says 1 where none has a note.\n",
 	},

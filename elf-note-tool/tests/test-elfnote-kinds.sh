@@ -159,7 +159,7 @@ while IFS=$'\t' read -r name class data type link _compiler _libc arch runs inte
 	e_type=$(json_field "$json" type)
 	case "$r_type" in
 	EXEC) r_type_name=executable ;;
-	DYN) r_type_name="shared object" ;;
+	DYN) r_type_name=pie ;;	# every ET_DYN of the matrix is a program
 	*) r_type_name="?" ;;
 	esac
 	[ "$e_class" = "$r_class" ] && [ "$e_data" = "$r_data" ] && [ "$e_type" = "$r_type_name" ] &&

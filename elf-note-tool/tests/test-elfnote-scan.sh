@@ -116,18 +116,20 @@ status=$?
 [ "$status" = 0 ]; tap_check $? "--json exits 0"
 fields=$(printf '%s\n' "$json" | python3 -c '
 import json, sys
-keys = ("file", "owner", "group", "uid", "gid", "mode", "setuid", "setgid",
-	"capabilities", "status", "suid_stack")
+# The members every object of show, check and scan begins with, in
+# order, then the file members of a scan.
+keys = ["format", "file", "status", "class", "byte_order", "type", "suid_stack",
+	"stack_guard_gap", "notes", "problem", "owner", "group", "uid", "gid", "mode",
+	"setuid", "setgid", "setgid_ignored", "capabilities"]
 for line in sys.stdin:
 	o = json.loads(line)
-	missing = [k for k in keys if k not in o]
-	if missing:
-		sys.exit("missing %s in %s" % (missing, line))
+	if list(o) != keys or o["format"] != 1:
+		sys.exit("members %s in %s" % (list(o), line))
 	print(o["file"].split("/tree/", 1)[1], o["owner"], o["group"], o["uid"], o["gid"],
 	      o["mode"], o["setuid"], o["setgid"], o["setgid_ignored"],
 	      repr(o["capabilities"]), o["status"], o["suid_stack"])
 ' | sort)
-tap_check $? "every --json line is a JSON object with the documented keys"
+tap_check $? "every --json line is a JSON object with the documented members, in order, format 1"
 expect=$(cat <<EOF
 bin/caps root root 0 0 0755 False False False 'cap_net_raw=ep' none 0
 bin/sgid root root 0 0 2755 False True False '' none 0
@@ -169,7 +171,11 @@ import json, sys
 objs = [json.loads(l) for l in sys.stdin]
 names = sorted(o["file"].rsplit("/", 1)[1] for o in objs)
 sys.exit(names != ["nameless", "we\"ird\\na\nme\xff"])' &&
-	printf '%s\n' "$json" | grep -q "\"file\":\"[^\"]*nameless\",\"owner\":\"$uid\",\"group\":\"$uid\",\"uid\":$uid,\"gid\":$uid,"
+	printf '%s\n' "$json" | python3 -c '
+import json, sys
+uid = int(sys.argv[1])
+o = [o for o in map(json.loads, sys.stdin) if o["file"].endswith("/nameless")][0]
+sys.exit((o["owner"], o["group"], o["uid"], o["gid"]) != (str(uid), str(uid), uid, uid))' "$uid"
 tap_check $? "--json: hostile names stay valid JSON, numeric owner as a string"
 
 # 5. As nobody: locked/ cannot be read, noexec/ cannot be searched,
@@ -190,7 +196,7 @@ tap_check $? "as nobody: the scan goes on and lists the others ($got)"
 json=$(nobody "$elfnote" scan --json "$t" 2>/dev/null)
 printf '%s\n' "$json" | python3 -c '
 import json, sys
-errs = sorted(o["file"] for o in map(json.loads, sys.stdin) if o["status"] == "error" and o["error"] == "Permission denied")
+errs = sorted(o["file"] for o in map(json.loads, sys.stdin) if o["status"] == "error" and o["problem"] == "Permission denied")
 sys.exit(errs != [sys.argv[1] + d for d in ("/bin/suid-malformed", "/locked", "/noexec")])' "$t"
 tap_check $? "as nobody, --json: an error object per unreadable directory or file"
 
@@ -289,7 +295,7 @@ mkdir "$work/gap" && cp "$bin/guardgap-g4k" "$work/gap/g4k" && chmod 4755 "$work
 out=$("$elfnote" scan "$work/gap" | tail -n +2)
 [ "$out" = "4755 root     root     setuid         annotated      -          4096       -               $work/gap/g4k" ]
 tap_check $? "the GUARD-GAP column shows a one-page request"
-"$elfnote" scan --json "$work/gap" | grep -q '"status":"annotated","suid_stack":0,"stack_guard_gap":4096'
+"$elfnote" scan --json "$work/gap" | grep -q '"status":"annotated",.*"suid_stack":0,"stack_guard_gap":4096,'
 tap_check $? "--json: stack_guard_gap 4096, suid_stack 0"
 
 # A setuid copy cut short is listed as what it is, not as a program

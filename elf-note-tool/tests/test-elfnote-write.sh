@@ -64,7 +64,7 @@ state() {
 value() {
 	local json
 	json=$("$elfnote" show --json "$1") || return 1
-	case "$json" in *'"suid_stack":'*) v=${json#*\"suid_stack\":}; echo "${v%%[,\}]*}" ;; *) echo none ;; esac
+	case "$json" in *'"status":"annotated"'*) v=${json#*\"suid_stack\":}; echo "${v%%[,\}]*}" ;; *) echo none ;; esac
 }
 
 leftovers() {

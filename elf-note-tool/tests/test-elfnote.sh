@@ -39,10 +39,10 @@ refusals=(obj.o:relocatable lib.a:archive empty:"not an ELF" .:directory
 	cut-64:"program headers end at byte" cut-100:"program headers end at byte"
 	cut-load:"(PT_LOAD) ends at byte")
 # corpus; check and show (7); the builds (1); each strip, two checks;
-# /bin/ls (1); refusals; --elf-only (3); a cut at the loadable end (1); JSON (2);
+# /bin/ls (1); refusals; --elf-only (3); a cut at the loadable end (1); JSON (4);
 # install (1); usage errors; --help of each command (5).
 tap_plan $(( ${#abis[@]} * ${#corpus_entries[@]} + 7 + 1 + ${#stamped[@]} * ${#strips[@]} * 2 + 1 +
-	${#refusals[@]} + 3 + 1 + 2 + 1 + ${#usage_errors[@]} + 5 ))
+	${#refusals[@]} + 3 + 1 + 4 + 1 + ${#usage_errors[@]} + 5 ))
 
 # The stack limit a setuid run gets with the default maximum (64 MiB), from
 # elfnote's view of the file: what the corpus says the kernel gives.
@@ -156,11 +156,43 @@ tap_check $? "cut right after its last loadable byte ($load_end): the whole file
 name=$(printf 'we"ird\\na\nme\xff\xc3\xa9')
 cp "$bin/probe-n32" "$work/$name"
 json=$("$elfnote" show --json "$work/$name")
-expect="{\"file\":\"$work/we\\\"ird\\\\na\\nme\\u00ffé\",\"status\":\"annotated\""
+expect="{\"format\":1,\"file\":\"$work/we\\\"ird\\\\na\\nme\\u00ffé\",\"status\":\"annotated\""
 case "$json" in "$expect"*) true ;; *) false ;; esac
 tap_check $? "JSON escapes quotes, backslashes, newlines and invalid UTF-8"
 [ "$(printf '%s' "$json" | wc -l)" = 0 ]
 tap_check $? "JSON: one line per file"
+# One set of members for show and check, whatever the file: format 1, the
+# ELF fields null where there is no ELF executable, 0 for no request.
+cc -shared -fPIC -o "$work/lib.so" "$work/p.c" -I"$top/elf-note-tool/include"
+json_files=("$bin/probe-n32" "$work/x64-dyn" "$work/x64-static" "$work/lib.so" "$bin/probe"
+	"$corpus/bad-stack-twice" "$work/cut-63" "$top/README.md" "$work/missing")
+for c in show check; do
+	# Both exit non-zero for these files (pipefail): the output alone is judged here.
+	out=$("$elfnote" "$c" --json "${json_files[@]}" 2>/dev/null)
+	printf '%s\n' "$out" | python3 -c '
+import json, sys
+keys = ["format", "file", "status", "class", "byte_order", "type", "suid_stack",
+	"stack_guard_gap", "notes", "problem"]
+got = []
+for line in sys.stdin:
+	o = json.loads(line)
+	if list(o) != keys or o["format"] != 1:
+		sys.exit("members %s" % list(o))
+	got.append((o["file"].rsplit("/", 1)[1], o["status"], o["class"], o["type"], o["suid_stack"],
+		o["notes"], o["problem"] is None))
+want = [("probe-n32", "annotated", 32, "executable", 33554432, 1, True),
+	("x64-dyn", "annotated", 64, "pie", 50331648, 1, True),
+	("x64-static", "annotated", 64, "executable", 50331648, 1, True),
+	("lib.so", "annotated", 64, "shared-object", 50331648, 1, True),
+	("probe", "none", 32, "executable", 0, 0, True),
+	("bad-stack-twice", "malformed", 32, "executable", 0, 0, False),
+	("cut-63", "not-executable", None, None, 0, 0, False),
+	("README.md", "not-executable", None, None, 0, 0, False),
+	("missing", "error", None, None, 0, 0, False)]
+if got != want:
+	sys.exit("got %s" % got)'
+	tap_check $? "$c --json: one object per file, the same members in order, format 1, PIE and shared object told apart"
+done
 
 # 6. make install puts the tool, its man page and the header in place.
 make -s -C "$top/elf-note-tool" OUT="$ELFNOTE_OUT" install PREFIX=/usr DESTDIR="$work/root" >/dev/null &&
