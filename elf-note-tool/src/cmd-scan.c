@@ -66,13 +66,28 @@
 /* What the kernel reads for file capabilities (XATTR_NAME_CAPS). */
 #define CAPS_XATTR	"security.capability"
 
+/*
+ * The text listing is sorted by path and its columns are as wide as their
+ * longest value, so it is printed once the walk is done; JSON Lines, read
+ * as they come, stay in walk order.
+ */
+enum { COL_MODE, COL_OWNER, COL_GROUP, COL_PRIVILEGE, COL_STATUS, COL_STACK, COL_GAP, COL_CAPS,
+       TEXT_COLUMNS };
+
+struct text_row {
+	const char *col[TEXT_COLUMNS];
+	const char *path;
+	char *text;		/* one allocation: the columns and the path */
+};
+
 struct scan {
 	bool json;
 	bool all;
 	bool failed;		/* something could not be read: exit 4 */
 	bool noatime;		/* open with O_NOATIME (root; dropped on EPERM) */
-	bool header_done;
 	uid_t euid;
+	struct text_row *rows;	/* the text listing, printed sorted at the end */
+	size_t nrows, rows_cap;
 };
 
 /*
@@ -196,26 +211,100 @@ static void request_text(const struct elf_report *r, uint64_t v, char *buf, size
 		snprintf(buf, len, "-");
 }
 
-#define TEXT_FORMAT "%-4s %-8s %-8s %-14s %-14s %-10s %-10s %-15s "
+static const char *const text_header[TEXT_COLUMNS] = {
+	"MODE", "OWNER", "GROUP", "PRIVILEGE", "STATUS", "STACK", "GUARD-GAP", "CAPABILITIES",
+};
+/* The narrowest each column is, so that common listings line up the same way. */
+static const int text_width[TEXT_COLUMNS] = { 4, 8, 8, 14, 14, 10, 10, 15 };
 
-static void print_text(struct scan *s, const struct listing *l)
+/* The row's strings, copied into one allocation; false when out of memory. */
+static bool fill_row(struct text_row *row, const char *const *col, const char *path)
+{
+	size_t len = strlen(path) + 1;
+	char *p;
+
+	for (int c = 0; c < TEXT_COLUMNS; c++)
+		len += strlen(col[c]) + 1;
+	p = row->text = malloc(len);
+	if (!p)
+		return false;
+	for (int c = 0; c < TEXT_COLUMNS; c++) {
+		row->col[c] = p;
+		p = stpcpy(p, col[c]) + 1;
+	}
+	row->path = p;
+	strcpy(p, path);
+	return true;
+}
+
+static void add_text(struct scan *s, const struct listing *l)
 {
 	const struct stat *st = &l->st;
 	char mode[8], stack[24], gap[24];
+	const char *col[TEXT_COLUMNS];
 
-	if (!s->header_done) {
-		printf(TEXT_FORMAT "%s\n", "MODE", "OWNER", "GROUP", "PRIVILEGE", "STATUS",
-		       "STACK", "GUARD-GAP", "CAPABILITIES", "FILE");
-		s->header_done = true;
+	if (s->nrows == s->rows_cap) {
+		size_t cap = s->rows_cap ? 2 * s->rows_cap : 64;
+		struct text_row *more = realloc(s->rows, cap * sizeof(*more));
+
+		if (!more) {
+			report_error(s, l->path, "out of memory");
+			return;
+		}
+		s->rows = more;
+		s->rows_cap = cap;
 	}
 	snprintf(mode, sizeof(mode), "%04o", (unsigned int)(st->st_mode & 07777));
 	request_text(&l->r, l->r.policy.suid_stack, stack, sizeof(stack));
 	request_text(&l->r, l->r.policy.stack_guard_gap, gap, sizeof(gap));
-	printf(TEXT_FORMAT, mode, id_name(user_cache, st->st_uid, false),
-	       id_name(group_cache, st->st_gid, true), privilege_name(st->st_mode),
-	       verdict_name(l->r.verdict), stack, gap, l->caps ? l->caps : "-");
-	name_print(stdout, l->path);
+	col[COL_MODE] = mode;
+	col[COL_OWNER] = id_name(user_cache, st->st_uid, false);
+	col[COL_GROUP] = id_name(group_cache, st->st_gid, true);
+	col[COL_PRIVILEGE] = privilege_name(st->st_mode);
+	col[COL_STATUS] = verdict_name(l->r.verdict);
+	col[COL_STACK] = stack;
+	col[COL_GAP] = gap;
+	col[COL_CAPS] = l->caps ? l->caps : "-";
+	if (fill_row(&s->rows[s->nrows], col, l->path))
+		s->nrows++;
+	else
+		report_error(s, l->path, "out of memory");
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct text_row *)a)->path, ((const struct text_row *)b)->path);
+}
+
+static void print_row(const int *width, const char *const *col, const char *path)
+{
+	for (int c = 0; c < TEXT_COLUMNS; c++)
+		printf("%-*s ", width[c], col[c]);
+	name_print(stdout, path);
 	putchar('\n');
+}
+
+/* Sorted by path, each column as wide as its longest value; frees the rows. */
+static void print_text(struct scan *s)
+{
+	int width[TEXT_COLUMNS];
+
+	if (!s->nrows)
+		return;
+	qsort(s->rows, s->nrows, sizeof(*s->rows), by_path);
+	memcpy(width, text_width, sizeof(width));
+	for (size_t i = 0; i < s->nrows; i++)
+		for (int c = 0; c < TEXT_COLUMNS; c++)
+			if ((int)strlen(s->rows[i].col[c]) > width[c])
+				width[c] = (int)strlen(s->rows[i].col[c]);
+	print_row(width, text_header, "FILE");
+	for (size_t i = 0; i < s->nrows; i++) {
+		print_row(width, s->rows[i].col, s->rows[i].path);
+		free(s->rows[i].text);
+	}
+	free(s->rows);
+	s->rows = NULL;
+	s->nrows = s->rows_cap = 0;
 }
 
 /* ELF class, byte order and type ET_EXEC or ET_DYN, from the first bytes. */
@@ -304,7 +393,7 @@ static void inspect_fd(struct scan *s, int fd, const char *path)
 		else if (s->json)
 			print_json(&l);
 		else
-			print_text(s, &l);
+			add_text(s, &l);
 	}
 	cap_free(caps);
 }
@@ -675,6 +764,7 @@ static int scan_roots(struct scan *s, char **roots)
 		close(cwd);
 	free(w.stack);
 	free(w.path);
+	print_text(s);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "elfnote: standard output: %s\n", strerror(errno));
 		return EXIT_IO_ERROR;

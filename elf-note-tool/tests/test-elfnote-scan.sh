@@ -22,8 +22,8 @@ fi
 # The sections' results: 1. what is listed (7), 2. --all (3), 3. JSON (5),
 # 4. names (3), 5. as nobody (4), 6. arguments (5), 7. mounts (3, or 3
 # skipped), 8. depth (2), 9. reads (1, or skipped), the guard gap (2), a
-# truncated copy (2).
-tap_plan $(( 7 + 3 + 5 + 3 + 4 + 5 + 3 + 2 + 1 + 2 + 2 ))
+# truncated copy (2), the text layout (2).
+tap_plan $(( 7 + 3 + 5 + 3 + 4 + 5 + 3 + 2 + 1 + 2 + 2 + 2 ))
 
 work=$(mktemp -d)
 tap_on_exit 'rm -rf "$work"'
@@ -306,3 +306,26 @@ out=$("$elfnote" scan "$work/cut" | tail -n +2)
 tap_check $? "a truncated setuid copy is listed not-executable ($out)"
 "$elfnote" scan --json "$work/cut" | grep -q '"status":"not-executable".*"problem":"truncated: program header [0-9]* (PT_LOAD) ends at byte [0-9]*, the file has 3000 bytes"'
 tap_check $? "--json: its reason says where it was cut"
+
+# The text listing: sorted by path (bytewise), every column lined up
+# under its header however long an owner or a capability set is.
+mkdir "$work/layout" && for n in zz b a10 a2 M; do
+	cp "$bin/probe" "$work/layout/$n" && chmod 4755 "$work/layout/$n"
+done
+chown 4000000000:4000000001 "$work/layout/b" && chmod 4755 "$work/layout/b"	# chown clears setuid
+setcap cap_net_raw,cap_net_admin,cap_sys_ptrace,cap_dac_read_search+ep "$work/layout/a2"
+out=$("$elfnote" scan "$work/layout")
+got=$(printf '%s\n' "$out" | tail -n +2 | awk '{print $NF}' | sed "s|$work/layout/||" | tr '\n' ' ')
+[ "$got" = "M a10 a2 b zz " ]
+tap_check $? "text: sorted by path, bytewise ($got)"
+printf '%s\n' "$out" | python3 -c '
+import sys
+lines = sys.stdin.read().splitlines()
+head = lines[0]
+starts = [i for i, ch in enumerate(head) if ch != " " and (i == 0 or head[i - 1] == " ")]
+for line in lines[1:]:
+	for s in starts[1:]:
+		if line[s - 1] != " " or line[s] == " ":
+			sys.exit("column at %d not aligned: %r" % (s, line))
+sys.exit(not any("4000000000" in l for l in lines) or not any("cap_dac_read_search" in l for l in lines))'
+tap_check $? "text: every column starts where its header does, with a 10-digit owner and a long capability set"
