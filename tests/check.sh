@@ -52,6 +52,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host test-elfnote-write "$top/elf-note-tool/tests/test-elfnote-write.sh"
 	run_host test-elfnote-scan "$top/elf-note-tool/tests/test-elfnote-scan.sh"
 	run_host test-elfnote-kinds "$top/elf-note-tool/tests/test-elfnote-kinds.sh"
+	run_host test-dh-elfnote "$top/elf-note-tool/tests/test-dh-elfnote.sh"
 	for series in $series_list; do
 		echo "# kernel series $series: checkpatch --strict on each patch in series order"
 		checkpatch_series "$series"

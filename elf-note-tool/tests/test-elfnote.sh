@@ -198,8 +198,10 @@ done
 make -s -C "$top/elf-note-tool" OUT="$ELFNOTE_OUT" install PREFIX=/usr DESTDIR="$work/root" >/dev/null &&
 	[ -x "$work/root/usr/bin/elfnote" ] && [ -f "$work/root/usr/share/man/man1/elfnote.1" ] &&
 	[ -f "$work/root/usr/include/exec-policy-note.h" ] &&
-	"$work/root/usr/bin/elfnote" check "$bin/probe-n32"
-tap_check $? "make install DESTDIR=... PREFIX=/usr installs a working elfnote, man page and header"
+	"$work/root/usr/bin/elfnote" check "$bin/probe-n32" &&
+	[ -x "$work/root/usr/bin/dh_elfnote" ] && [ -s "$work/root/usr/share/man/man1/dh_elfnote.1" ] &&
+	[ -f "$work/root/usr/share/perl5/Debian/Debhelper/Sequence/elfnote.pm" ]
+tap_check $? "make install DESTDIR=... PREFIX=/usr installs a working elfnote, man page and header, dh_elfnote and its addon"
 
 # 7. Usage errors, the getopt way: exit 64, one line naming the problem
 #    (prefixed elfnote:), one pointing at --help, nothing on stdout.

@@ -1,0 +1,116 @@
+#!/bin/bash
+# Host tests of dh_elfnote and the elfnote sequence addon, the way a
+# packager meets them: dpkg-buildpackage builds tests/dh-sample (a setuid
+# helper that needs a 16 MiB stack, Build-Depends: dh-sequence-elfnote)
+# with the addon and elfnote from this tree.  The .deb's helper must be
+# stamped, setuid, runnable and in md5sums, the dbgsym must keep gdb
+# quiet, two builds must be byte-identical; a listed file that is missing,
+# a bad request, a damaged or malformed setuid ELF file and a request
+# --strict refuses must each fail the build naming the file.  TAP.
+set -uo pipefail
+
+. "$(dirname "$0")/elfnote-env.sh"
+TAP_PREFIX="dh_elfnote: "
+. "$top/tests/lib/tap.sh"
+
+if ! command -v dh >/dev/null || ! command -v dpkg-buildpackage >/dev/null; then
+	tap_plan 1
+	tap_skip "package builds" "debhelper or dpkg-dev is not installed (make deps installs them)"
+	exit 0
+fi
+
+# The failing builds: NAME|what to change in the copy|what the log must say.
+failures=(
+	"missing|echo 'usr/lib/sample/nothere suid-stack=32M' >> debian/sample.elfnote|debian/sample.elfnote: usr/lib/sample/nothere is not a regular file in debian/sample"
+	"bad-request|echo 'usr/lib/sample/helper stack=32M' > debian/sample.elfnote|debian/sample.elfnote:1: 'stack=32M' is not suid-stack=SIZE or stack-guard-gap=SIZE"
+	"stamped-early|stamped-early|debian/sample/usr/lib/sample/helper: loadable segments overlap or are out of order (GNU strip or objcopy after elfnote set? strip first, then stamp)"
+	"malformed|extra malformed|debian/sample/usr/lib/sample/extra: malformed exec policy note: stack property given twice"
+	"strict|strict|debian/sample/usr/lib/sample/helper: refused (--strict): the kernel never lowers the stack guard gap"
+)
+# The good build (1), its order (1), the .deb (5), gdb (1), a second
+# build (1), --no-act and -N (2); each failure.
+tap_plan $(( 1 + 1 + 5 + 1 + 1 + 2 + ${#failures[@]} ))
+
+work=$(mktemp -d)
+tap_on_exit 'rm -rf "$work"'
+mkdir "$work/bin"
+ln -s "$elfnote" "$work/bin/elfnote"
+export PATH="$top/elf-note-tool/debhelper:$work/bin:$PATH"
+export PERL5LIB="$top/elf-note-tool/debhelper${PERL5LIB:+:$PERL5LIB}"
+
+# build DIR: a fresh copy of the sample built in DIR; the log is DIR/build.log.
+copy() {
+	mkdir -p "$1" && cp -a "$top/elf-note-tool/tests/dh-sample" "$1/sample"
+}
+build() {
+	(cd "$1/sample" && dpkg-buildpackage -b -uc -us -d) > "$1/build.log" 2>&1
+}
+
+# 1. The sample, built as a packager would.
+copy "$work/a" && build "$work/a"; status=$?
+tap_check $status "dpkg-buildpackage -b builds the sample with dh-sequence-elfnote (exit $status)"
+[ "$status" = 0 ] || sed 's/^/#   /' "$work/a/build.log" | tail -20
+order=$(grep -oE '^   dh_(dwz|strip|elfnote|makeshlibs|shlibdeps|md5sums)\b' "$work/a/build.log" | tr -d ' ' | tr '\n' ' ')
+[ "$order" = "dh_dwz dh_strip dh_elfnote dh_makeshlibs dh_shlibdeps dh_md5sums " ]
+tap_check $? "dh_elfnote runs after dh_dwz and dh_strip, before dh_makeshlibs, dh_shlibdeps and dh_md5sums ($order)"
+
+deb=$work/a/sample_1.0-1_$(dpkg --print-architecture).deb
+dbgsym=$work/a/sample-dbgsym_1.0-1_$(dpkg --print-architecture).deb
+dpkg-deb -R "$deb" "$work/x" && dpkg-deb -x "$dbgsym" "$work/d"
+helper=$work/x/usr/lib/sample/helper
+dpkg-deb -c "$deb" | grep -q '^-rwsr-xr-x root/root .* \./usr/lib/sample/helper$'
+tap_check $? "the .deb ships the helper setuid root (-rwsr-xr-x root/root)"
+[ "$("$elfnote" show "$helper")" = "$helper: exec policy note: suid stack 33554432 bytes (32768 KiB)" ]
+tap_check $? "the shipped helper carries the 32 MiB request"
+"$elfnote" check "$helper" 2>/dev/null
+tap_check $? "elfnote check: a well-formed note, an undamaged executable"
+[ "$("$helper" 8)" = "ok 8" ]
+tap_check $? "the shipped helper runs"
+(cd "$work/x" && md5sum --quiet -c DEBIAN/md5sums)
+tap_check $? "DEBIAN/md5sums matches the stamped helper"
+out=$(gdb -batch -ex "set debug-file-directory $work/d/usr/lib/debug" -ex "file $helper" -ex 'info line main' 2>&1)
+! grep -q 'not found in' <<<"$out" && grep -q '^Line [0-9]* of "./helper.c"' <<<"$out"
+tap_check $? "gdb with the dbgsym package: main in helper.c, no 'section not found' warning"
+
+# 2. Reproducible: a second build from a fresh copy.
+copy "$work/b" && build "$work/b" &&
+	cmp "$deb" "$work/b/${deb##*/}" && cmp "$dbgsym" "$work/b/${dbgsym##*/}"
+tap_check $? "a second build gives byte-identical .deb and dbgsym"
+
+# 3. debhelper's options.
+before=$(sha256sum < "$work/a/sample/debian/sample/usr/lib/sample/helper")
+out=$(cd "$work/a/sample" && dh_elfnote --no-act -v 2>&1)
+[ "$out" = "	elfnote set --suid-stack 32M debian/sample/usr/lib/sample/helper" ] &&
+	[ "$(sha256sum < "$work/a/sample/debian/sample/usr/lib/sample/helper")" = "$before" ]
+tap_check $? "--no-act -v: prints the command, changes nothing ($out)"
+out=$(cd "$work/a/sample" && dh_elfnote --no-act -v -N sample 2>&1)
+! grep -q 'elfnote set' <<<"$out" && out2=$(cd "$work/a/sample" && dh_elfnote --no-act -v -p sample 2>&1) &&
+	grep -qx '	elfnote set --suid-stack 32M debian/sample/usr/lib/sample/helper' <<<"$out2"
+tap_check $? "-N sample leaves the package out, -p sample takes it"
+
+# 4. What must fail the build, naming the file.
+for f in "${failures[@]}"; do
+	IFS='|' read -r name change want <<< "$f"
+	dir=$work/fail-$name
+	copy "$dir"
+	case "$change" in
+	extra*)
+		cp "$corpus/bad-stack-twice" "$dir/sample/extra"
+		printf '\t%s\n' 'install -D -m 4755 extra debian/sample/usr/lib/sample/extra' >> "$dir/sample/debian/rules" ;;
+	stamped-early)
+		# What a packager without the addon does: stamp in the install
+		# step, so that dwz (left out, it refuses stamped files) and
+		# strip come after; GNU strip cannot keep the added table.
+		rm "$dir/sample/debian/sample.elfnote"
+		printf 'override_dh_auto_install:\n\tdh_auto_install\n\telfnote set --suid-stack 32M debian/sample/usr/lib/sample/helper\noverride_dh_dwz:\n' >> "$dir/sample/debian/rules" ;;
+	strict)
+		echo 'usr/lib/sample/helper stack-guard-gap=4K' > "$dir/sample/debian/sample.elfnote"
+		printf 'override_dh_elfnote:\n\tdh_elfnote --strict\n' >> "$dir/sample/debian/rules" ;;
+	*)
+		(cd "$dir/sample" && eval "$change") ;;
+	esac
+	build "$dir"; status=$?
+	[ "$status" != 0 ] && grep -qF "dh_elfnote: error: $want" "$dir/build.log" && ! ls "$dir"/*.deb >/dev/null 2>&1
+	tap_check $? "$name: the build fails, no .deb, and says '$want' (exit $status)"
+	[ "$status" != 0 ] && grep -F 'dh_elfnote' "$dir/build.log" | grep -v '^   ' | head -3 | sed 's/^/#   /'
+done
