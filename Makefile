@@ -27,7 +27,7 @@ export BUILD SERIES ARCH
 PACKAGES := linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12 qemu-system-x86 build-essential flex bison \
 	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
 	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl strace \
-	debhelper dpkg-dev fakeroot gdb \
+	debhelper dpkg-dev fakeroot gdb lintian \
 	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
 PACKAGES_I386 := musl-dev:i386 busybox-static:i386 linux-config-6.1:i386
 # qemu-user runs the i386 programs a host test needs (the host kernel may

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Host tests of dh_elfnote and the elfnote sequence addon, the way a
-# packager meets them: dpkg-buildpackage builds tests/dh-sample (a setuid
-# helper that needs a 16 MiB stack, Build-Depends: dh-sequence-elfnote)
-# with the addon and elfnote from this tree.  The .deb's helper must be
+# Host tests of the elfnote package, dh_elfnote and the elfnote sequence
+# addon, the way a packager meets them: dpkg-buildpackage builds the
+# project's package (debian/, elf-note-tool/), which lintian must pass
+# without a tag; then, with that package's files, tests/dh-sample (a
+# setuid helper that needs a 16 MiB stack, Build-Depends:
+# dh-sequence-elfnote).  The .deb's helper must be
 # stamped, setuid, runnable and in md5sums, the dbgsym must keep gdb
 # quiet, two builds must be byte-identical; a listed file that is missing,
 # a bad request, a damaged or malformed setuid ELF file and a request
@@ -13,11 +15,13 @@ set -uo pipefail
 TAP_PREFIX="dh_elfnote: "
 . "$top/tests/lib/tap.sh"
 
-if ! command -v dh >/dev/null || ! command -v dpkg-buildpackage >/dev/null; then
-	tap_plan 1
-	tap_skip "package builds" "debhelper or dpkg-dev is not installed (make deps installs them)"
-	exit 0
-fi
+for tool in dh dpkg-buildpackage lintian gdb; do
+	if ! command -v "$tool" >/dev/null; then
+		tap_plan 1
+		tap_skip "package builds" "$tool is not installed (make deps installs it)"
+		exit 0
+	fi
+done
 
 # The failing builds: NAME|what to change in the copy|what the log must say.
 failures=(
@@ -27,16 +31,29 @@ failures=(
 	"malformed|extra malformed|debian/sample/usr/lib/sample/extra: malformed exec policy note: stack property given twice"
 	"strict|strict|debian/sample/usr/lib/sample/helper: refused (--strict): the kernel never lowers the stack guard gap"
 )
-# The good build (1), its order (1), the .deb (5), gdb (1), a second
-# build (1), --no-act and -N (2); each failure.
-tap_plan $(( 1 + 1 + 5 + 1 + 1 + 2 + ${#failures[@]} ))
+# The elfnote package (2); the good build (1), its order (1), the .deb
+# (5), gdb (1), a second build (1), --no-act and -N (2); each failure.
+tap_plan $(( 2 + 1 + 1 + 5 + 1 + 1 + 2 + ${#failures[@]} ))
 
 work=$(mktemp -d)
 tap_on_exit 'rm -rf "$work"'
-mkdir "$work/bin"
-ln -s "$elfnote" "$work/bin/elfnote"
-export PATH="$top/elf-note-tool/debhelper:$work/bin:$PATH"
-export PERL5LIB="$top/elf-note-tool/debhelper${PERL5LIB:+:$PERL5LIB}"
+arch=$(dpkg --print-architecture)
+
+# 0. The project's package, built from debian/ and elf-note-tool/ alone.
+mkdir -p "$work/pkg/elfnote" && cp -a "$top/debian" "$top/elf-note-tool" "$work/pkg/elfnote/"
+(cd "$work/pkg/elfnote" && dpkg-buildpackage -b -uc -us) > "$work/pkg/build.log" 2>&1; status=$?
+tap_check $status "dpkg-buildpackage -b builds the elfnote package (exit $status)"
+[ "$status" = 0 ] || tail -20 "$work/pkg/build.log" | sed 's/^/#   /'
+tags=$(lintian --info --pedantic "$work/pkg"/elfnote_*_"$arch".deb "$work/pkg"/elfnote-dbgsym_*_"$arch".deb 2>&1 |
+	grep -E '^[EWIPX]: ')
+[ "$status" = 0 ] && [ -z "$tags" ]
+tap_check $? "lintian --info --pedantic: not one tag on elfnote and elfnote-dbgsym${tags:+ ($tags)}"
+
+# The sample builds use what that package installs, unpacked here.
+dpkg-deb -x "$work/pkg"/elfnote_*_"$arch".deb "$work/root"
+export PATH="$work/root/usr/bin:$PATH"
+export PERL5LIB="$work/root/usr/share/perl5${PERL5LIB:+:$PERL5LIB}"
+elfnote=$work/root/usr/bin/elfnote
 
 # build DIR: a fresh copy of the sample built in DIR; the log is DIR/build.log.
 copy() {
@@ -54,8 +71,8 @@ order=$(grep -oE '^   dh_(dwz|strip|elfnote|makeshlibs|shlibdeps|md5sums)\b' "$w
 [ "$order" = "dh_dwz dh_strip dh_elfnote dh_makeshlibs dh_shlibdeps dh_md5sums " ]
 tap_check $? "dh_elfnote runs after dh_dwz and dh_strip, before dh_makeshlibs, dh_shlibdeps and dh_md5sums ($order)"
 
-deb=$work/a/sample_1.0-1_$(dpkg --print-architecture).deb
-dbgsym=$work/a/sample-dbgsym_1.0-1_$(dpkg --print-architecture).deb
+deb=$work/a/sample_1.0-1_$arch.deb
+dbgsym=$work/a/sample-dbgsym_1.0-1_$arch.deb
 dpkg-deb -R "$deb" "$work/x" && dpkg-deb -x "$dbgsym" "$work/d"
 helper=$work/x/usr/lib/sample/helper
 dpkg-deb -c "$deb" | grep -q '^-rwsr-xr-x root/root .* \./usr/lib/sample/helper$'
