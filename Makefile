@@ -110,7 +110,23 @@ samples: deps uapi
 		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote && \
 		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi || exit; \
 	done
-	$(MAKE) -s $(INIT) $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint
+	$(MAKE) -s $(INIT) $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint $(DEB_SAMPLE_LIST)
+
+# The setuid helper of a real Debian package, for the x86_64 guest: the
+# elfnote package built from this tree, then elf-note-tool/tests/dh-sample
+# built with it (docs/packaging.md); mkinitramfs.sh adds the list.
+DEB_SAMPLE := $(BUILD)/deb-sample
+DEB_SAMPLE_LIST := $(BUILD)/generated/x86_64/deb.list
+DEB_SAMPLE_SRC := $(shell find debian elf-note-tool/src elf-note-tool/include elf-note-tool/man \
+	elf-note-tool/debhelper elf-note-tool/tests/dh-sample -type f) elf-note-tool/Makefile \
+	elf-note-tool/tests/build-dh-sample.sh
+$(DEB_SAMPLE_LIST): $(DEB_SAMPLE_SRC)
+	@echo "  DEB     elfnote and the dh_elfnote sample package in $(DEB_SAMPLE)"
+	rm -rf $(DEB_SAMPLE)
+	elf-note-tool/tests/build-dh-sample.sh $(DEB_SAMPLE) || \
+		{ tail -20 $(DEB_SAMPLE)/pkg/build.log $(DEB_SAMPLE)/a/build.log 2>/dev/null; exit 1; }
+	@mkdir -p $(@D)
+	echo "file /bin/deb-helper-suid $(DEB_SAMPLE)/deb-root/usr/lib/sample/helper 4755 0 0" > $@
 
 initramfs: samples
 	i386-guest/mkinitramfs.sh $(INITRAMFS) $(ARCH)

@@ -39,18 +39,18 @@ work=$(mktemp -d)
 tap_on_exit 'rm -rf "$work"'
 arch=$(dpkg --print-architecture)
 
-# 0. The project's package, built from debian/ and elf-note-tool/ alone.
-mkdir -p "$work/pkg/elfnote" && cp -a "$top/debian" "$top/elf-note-tool" "$work/pkg/elfnote/"
-(cd "$work/pkg/elfnote" && dpkg-buildpackage -b -uc -us) > "$work/pkg/build.log" 2>&1; status=$?
-tap_check $status "dpkg-buildpackage -b builds the elfnote package (exit $status)"
-[ "$status" = 0 ] || tail -20 "$work/pkg/build.log" | sed 's/^/#   /'
+# 0. The project's package, built from debian/ and elf-note-tool/ alone,
+#    then the sample with what it installs (build-dh-sample.sh).
+"$top/elf-note-tool/tests/build-dh-sample.sh" "$work"; built=$?
+[ "$built" != 10 ]
+tap_check $? "dpkg-buildpackage -b builds the elfnote package"
+[ "$built" = 10 ] && tail -20 "$work/pkg/build.log" | sed 's/^/#   /'
 tags=$(lintian --info --pedantic "$work/pkg"/elfnote_*_"$arch".deb "$work/pkg"/elfnote-dbgsym_*_"$arch".deb 2>&1 |
 	grep -E '^[EWIPX]: ')
-[ "$status" = 0 ] && [ -z "$tags" ]
+[ "$built" != 10 ] && [ -z "$tags" ]
 tap_check $? "lintian --info --pedantic: not one tag on elfnote and elfnote-dbgsym${tags:+ ($tags)}"
 
-# The sample builds use what that package installs, unpacked here.
-dpkg-deb -x "$work/pkg"/elfnote_*_"$arch".deb "$work/root"
+# The builds below use what that package installs, unpacked there.
 export PATH="$work/root/usr/bin:$PATH"
 export PERL5LIB="$work/root/usr/share/perl5${PERL5LIB:+:$PERL5LIB}"
 elfnote=$work/root/usr/bin/elfnote
@@ -64,26 +64,26 @@ build() {
 }
 
 # 1. The sample, built as a packager would.
-copy "$work/a" && build "$work/a"; status=$?
-tap_check $status "dpkg-buildpackage -b builds the sample with dh-sequence-elfnote (exit $status)"
-[ "$status" = 0 ] || sed 's/^/#   /' "$work/a/build.log" | tail -20
+[ "$built" = 0 ]
+tap_check $? "dpkg-buildpackage -b builds the sample with dh-sequence-elfnote (exit $built)"
+[ "$built" = 20 ] && tail -20 "$work/a/build.log" | sed 's/^/#   /'
 order=$(grep -oE '^   dh_(dwz|strip|elfnote|makeshlibs|shlibdeps|md5sums)\b' "$work/a/build.log" | tr -d ' ' | tr '\n' ' ')
 [ "$order" = "dh_dwz dh_strip dh_elfnote dh_makeshlibs dh_shlibdeps dh_md5sums " ]
 tap_check $? "dh_elfnote runs after dh_dwz and dh_strip, before dh_makeshlibs, dh_shlibdeps and dh_md5sums ($order)"
 
 deb=$work/a/sample_1.0-1_$arch.deb
 dbgsym=$work/a/sample-dbgsym_1.0-1_$arch.deb
-dpkg-deb -R "$deb" "$work/x" && dpkg-deb -x "$dbgsym" "$work/d"
-helper=$work/x/usr/lib/sample/helper
+dpkg-deb -x "$dbgsym" "$work/d"
+helper=$work/deb-root/usr/lib/sample/helper
 dpkg-deb -c "$deb" | grep -q '^-rwsr-xr-x root/root .* \./usr/lib/sample/helper$'
 tap_check $? "the .deb ships the helper setuid root (-rwsr-xr-x root/root)"
 [ "$("$elfnote" show "$helper")" = "$helper: exec policy note: suid stack 33554432 bytes (32768 KiB)" ]
 tap_check $? "the shipped helper carries the 32 MiB request"
 "$elfnote" check "$helper" 2>/dev/null
 tap_check $? "elfnote check: a well-formed note, an undamaged executable"
-[ "$("$helper" 8)" = "ok 8" ]
+case "$("$helper" 8)" in "rlim_cur="*" depth=8") true ;; *) false ;; esac
 tap_check $? "the shipped helper runs"
-(cd "$work/x" && md5sum --quiet -c DEBIAN/md5sums)
+(cd "$work/deb-root" && md5sum --quiet -c DEBIAN/md5sums)
 tap_check $? "DEBIAN/md5sums matches the stamped helper"
 out=$(gdb -batch -ex "set debug-file-directory $work/d/usr/lib/debug" -ex "file $helper" -ex 'info line main' 2>&1)
 ! grep -q 'not found in' <<<"$out" && grep -q '^Line [0-9]* of "./helper.c"' <<<"$out"

@@ -1,11 +1,13 @@
 /*
  * A setuid helper that needs more than the 8 MiB of stack Linux gives
  * setuid programs: it recurses through DEPTH frames of 64 KiB (default
- * 256, 16 MiB).  Prints "ok DEPTH" when it got there.
+ * 256, 16 MiB).  Prints its stack limit and "depth=DEPTH" when it got
+ * there.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static int descend(int depth)
 {
@@ -18,7 +20,10 @@ static int descend(int depth)
 int main(int argc, char **argv)
 {
 	int depth = argc > 1 ? atoi(argv[1]) : 256;
+	struct rlimit rl;
 
-	printf("ok %d\n", descend(depth) + depth);
+	if (getrlimit(RLIMIT_STACK, &rl))
+		return 1;
+	printf("rlim_cur=%llu depth=%d\n", (unsigned long long)rl.rlim_cur, descend(depth) + depth);
 	return 0;
 }
