@@ -23,12 +23,16 @@
  * converts them to the file's class and byte order (gelf_xlatetof), and
  * the bytes are placed here, at offsets computed below.
  *
- * Where a loadable segment maps the ELF header, the new table's address
- * is that header's address plus e_phoff, as in a file from the linker:
- * glibc's static start-up finds the table at __ehdr_start + e_phoff, not
- * at AT_PHDR.  The file then grows by the zero padding needed to keep
- * that distance above the last segment's .bss, at most its size plus a
- * page.
+ * Where a loadable segment maps the ELF header of a static program (no
+ * PT_INTERP), the new table's address is that header's address plus
+ * e_phoff, as in a file from the linker: glibc's static start-up finds
+ * the table at __ehdr_start + e_phoff, not at AT_PHDR.  The file then
+ * grows by the zero padding needed to keep that distance above the last
+ * segment's .bss, at most its size plus a page.  A dynamically linked
+ * program is found by ld.so through AT_PHDR, which the kernel computes
+ * from the PT_LOAD that holds e_phoff (since 5.18; Debian's 6.1 has it),
+ * so its table goes right after the old file: it grows by the table, the
+ * note and the section headers, a few KiB.
  *
  * A kernel must handle .bss per segment (upstream 6.7, and Debian's
  * 6.1.y, whose elf_load() does) for the .bss of the old last segment to
@@ -60,6 +64,7 @@ struct layout {
 	size_t phnum, shnum, shstrndx;
 	size_t phent, shent;
 	uint64_t align;		/* of the new PT_LOAD */
+	bool interp;		/* a PT_INTERP: ld.so finds the headers at AT_PHDR */
 	bool ehdr_mapped;	/* a PT_LOAD maps file offset 0 ... */
 	uint64_t ehdr_vaddr;	/* ... at this address */
 	uint64_t phoff, vaddr;	/* of the new table, file and memory */
@@ -95,6 +100,8 @@ static const char *scan_loads(struct layout *l, size_t len, uint64_t *end)
 		/* What is appended must not become part of an old segment. */
 		if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
 			return "a segment extends past the end of the file";
+		if (ph.p_type == PT_INTERP)
+			l->interp = true;
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (ph.p_offset == 0 && ph.p_filesz) {
@@ -168,7 +175,7 @@ static const char *plan(struct layout *l, size_t len)
 	/* Pages of any size up to 64 KiB stay apart from the last segment's. */
 	if (l->align > PAGE_MAX)
 		l->align = PAGE_MAX;
-	if (l->ehdr_mapped) {
+	if (l->ehdr_mapped && !l->interp) {
 		if (l->ehdr_vaddr % l->align)
 			return "the ELF header's segment is not page-aligned (not supported)";
 		if (align_up(end, l->align) - l->ehdr_vaddr > l->phoff)

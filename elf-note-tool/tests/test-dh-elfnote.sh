@@ -75,7 +75,9 @@ deb=$work/a/sample_1.0-1_$arch.deb
 dbgsym=$work/a/sample-dbgsym_1.0-1_$arch.deb
 dpkg-deb -x "$dbgsym" "$work/d"
 helper=$work/deb-root/usr/lib/sample/helper
-dpkg-deb -c "$deb" | grep -q '^-rwsr-xr-x root/root .* \./usr/lib/sample/helper$'
+# The listing whole first: grep -q would stop reading it (pipefail).
+listing=$(dpkg-deb -c "$deb")
+grep -q '^-rwsr-xr-x root/root .* \./usr/lib/sample/helper$' <<<"$listing"
 tap_check $? "the .deb ships the helper setuid root (-rwsr-xr-x root/root)"
 [ "$("$elfnote" show "$helper")" = "$helper: exec policy note: suid stack 33554432 bytes (32768 KiB)" ]
 tap_check $? "the shipped helper carries the 32 MiB request"

@@ -45,12 +45,12 @@ fail_files=(f g)
 refusals=("$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file")
 strips=(strip "strip --strip-all" objcopy eu-strip)
 # Per section: the build (1); 1. sizes, 3G, both, n32 (3); 2. five per
-# program, the eu-elflint line (1); 3. (5); 4. (1); 5. modes, caps (2);
+# program, the eu-elflint line (1); 2b. growth (4); 3. (5); 4. (1); 5. modes, caps (2);
 # 6. (3); 7. every step on each file; 8. (4); 8c. (3); 8b. (9); 8d. each
 # request; 9. refusals, one
 # among several (1); 10. every strip on each program.
 tap_plan $(( 1 + ${#good_sizes[@]} + ${#bad_sizes[@]} + ${#gaps[@]} + 3 +
-	${#programs[@]} * 5 + 1 + 5 + 1 + ${#modes[@]} + 2 + 3 +
+	${#programs[@]} * 5 + 1 + 4 + 5 + 1 + ${#modes[@]} + 2 + 3 +
 	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 3 + 9 + ${#unhonoured[@]} + ${#refusals[@]} + 1 +
 	${#programs[@]} * ${#strips[@]} ))
 
@@ -154,6 +154,42 @@ for f in "${programs[@]}"; do
 done
 grep -q "unknown object file note type 1163412803 with owner name 'Linux'" < <(eu-elflint --gnu-ld "$bin/probe-n32" 2>&1)
 tap_check $? "a link-time stamped program gets the same eu-elflint note-type line"
+
+# 2b. How much a file grows.  A dynamically linked program: the table, the
+#     note and the section headers, at most 4 KiB (ld.so finds the table at
+#     AT_PHDR).  A static one keeps the table at the ELF header's address
+#     plus e_phoff, where glibc's static start-up looks (__ehdr_start).
+grown=$(( $(stat -c %s "$work/x64-dyn") - $(stat -c %s "$work/x64-dyn.orig") ))
+[ "$grown" -gt 0 ] && [ "$grown" -le 4096 ]
+tap_check $? "x64-dyn: grows by $grown bytes, at most 4096"
+for f in x64-static x64-static-pie; do
+	ehdr_vaddr=$(readelf -lW "$work/$f" | awk '$1 == "LOAD" && $2 ~ /^0x0+$/ { print $3; exit }')
+	phoff=$(readelf -hW "$work/$f" | awk '/Start of program headers/ { print $5 }')
+	# The table's address: that of the PT_LOAD which starts with it.
+	phdr_vaddr=
+	while read -r type off vaddr _; do
+		[ "$type" = LOAD ] && [ $((off)) = "$phoff" ] && phdr_vaddr=$vaddr
+	done < <(readelf -lW "$work/$f")
+	[ -n "$ehdr_vaddr" ] && [ -n "$phdr_vaddr" ] && [ $((phdr_vaddr)) = $((ehdr_vaddr + phoff)) ]
+	tap_check $? "$f: the new table at the ELF header's address + e_phoff ($phdr_vaddr = $ehdr_vaddr + $phoff)"
+done
+# Debian's own setuid programs, where this host has them.
+real=() sizes=()
+for p in /usr/bin/passwd /usr/bin/chfn /usr/bin/chsh /usr/bin/chage /usr/bin/su /usr/bin/mount; do
+	[ -f "$p" ] || continue
+	cp "$p" "$work/real" && "$elfnote" set --suid-stack 32M "$work/real" >/dev/null || { real+=("$p:failed"); continue; }
+	g=$(( $(stat -c %s "$work/real") - $(stat -c %s "$p") ))
+	"$p" --help >/dev/null 2>&1; want=$?
+	"$work/real" --help >/dev/null 2>&1; got=$?
+	[ "$g" -le 4096 ] && [ "$got" = "$want" ] || real+=("$p:$g:$got/$want")
+	sizes+=("${p##*/}+$g")
+done
+if [ ${#sizes[@]} = 0 ]; then
+	tap_skip "Debian's setuid programs grow by at most 4 KiB" "none of passwd, chfn, chsh, chage, su, mount here"
+else
+	[ ${#real[@]} = 0 ]
+	tap_check $? "Debian's setuid programs grow by at most 4 KiB and still run: ${sizes[*]}${real:+ (failed: ${real[*]})}"
+fi
 
 # 3. In place: only the 8 value bytes change; clear; set after clear.
 cp "$work/x64-dyn" "$work/ip"
