@@ -29,6 +29,7 @@ failures=(
 	"bad-request|echo 'usr/lib/sample/helper stack=32M' > debian/sample.elfnote|debian/sample.elfnote:1: 'stack=32M' is not suid-stack=SIZE or stack-guard-gap=SIZE"
 	"stamped-early|stamped-early|debian/sample/usr/lib/sample/helper: loadable segments overlap or are out of order (GNU strip or objcopy after elfnote set? strip first, then stamp)"
 	"malformed|extra malformed|debian/sample/usr/lib/sample/extra: malformed exec policy note: stack property given twice"
+	"fcap-malformed|extra fcap|debian/sample/usr/lib/sample/extra: malformed exec policy note: stack property given twice"
 	"strict|strict|debian/sample/usr/lib/sample/helper: refused (--strict): the kernel never lowers the stack guard gap"
 )
 # The elfnote package (2); the good build (1), its order (1), the .deb
@@ -113,9 +114,20 @@ for f in "${failures[@]}"; do
 	dir=$work/fail-$name
 	copy "$dir"
 	case "$change" in
-	extra*)
+	"extra malformed")
 		cp "$corpus/bad-stack-twice" "$dir/sample/extra"
 		printf '\t%s\n' 'install -D -m 4755 extra debian/sample/usr/lib/sample/extra' >> "$dir/sample/debian/rules" ;;
+	"extra fcap")
+		# Not setuid: file capabilities alone make it privileged.
+		if [ "$(id -u)" != 0 ]; then
+			tap_skip "$name: the build fails" "setcap in the build needs root"
+			continue
+		fi
+		# After dh_strip, which writes a new file and so drops xattrs.
+		cp "$corpus/bad-stack-twice" "$dir/sample/extra"
+		printf '\t%s\n' 'install -D -m 0755 extra debian/sample/usr/lib/sample/extra' >> "$dir/sample/debian/rules"
+		printf 'override_dh_strip:\n\tdh_strip\n\tsetcap cap_net_raw+ep debian/sample/usr/lib/sample/extra\n' \
+			>> "$dir/sample/debian/rules" ;;
 	stamped-early)
 		# What a packager without the addon does: stamp in the install
 		# step, so that dwz (left out, it refuses stamped files) and
