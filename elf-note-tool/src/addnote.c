@@ -5,9 +5,15 @@
  *   old file, untouched except the ELF header
  *   padding to 8 bytes
  *   new program header table  \  one new PT_LOAD (read-only), mapped
- *   the policy note           /  above every other loadable segment
+ *   the undo record            |  above every other loadable segment
+ *   the policy note           /
  *   new section name table    \  only if the file has section headers:
  *   new section header table  /  two more sections describe the above
+ *
+ * The undo record (ADDNOTE_UNDO_BYTES) holds what the ELF header said and
+ * how long the file was, so that removenote() gives back the original
+ * bytes exactly; .elfnote.phdrs covers it with the table, so eu-strip
+ * keeps it.
  *
  * The old table stays where it was, unused: nothing can be moved inside
  * a linked program, since code refers to its addresses.  The new table
@@ -48,6 +54,10 @@
 #include "exec-policy-note.h"
 #include "policy.h"
 
+/* "ELFNOTE-UNDO", then six 64-bit fields in the file's byte order. */
+static const char undo_magic[16] = "ELFNOTE-UNDO\0\0\0";
+enum { UNDO_LEN, UNDO_PHOFF, UNDO_SHOFF, UNDO_PHNUM, UNDO_SHNUM, UNDO_SHSTRNDX, UNDO_FIELDS };
+
 /* The kernel reads at most one page of program headers. */
 #define PHDR_TABLE_MAX 4096
 
@@ -71,7 +81,7 @@ struct layout {
 	uint64_t note_off;	/* of the note, from phoff */
 	uint64_t strtab_off, strtab_size, old_strtab_off, old_strtab_size;
 	uint64_t shoff;
-	size_t new_len;
+	size_t old_len, new_len;
 };
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -187,12 +197,12 @@ static const char *plan(struct layout *l, size_t len)
 		/* p_vaddr and p_offset must agree modulo the alignment. */
 		l->vaddr = align_up(end, l->align) + l->phoff % l->align;
 	}
-	l->note_off = table;
-	l->new_len = l->phoff + table + POLICY_NOTE_BYTES;
+	l->note_off = table + ADDNOTE_UNDO_BYTES;
+	l->new_len = l->phoff + l->note_off + POLICY_NOTE_BYTES;
 	why = plan_sections(l, len, l->new_len);
 	if (why)
 		return why;
-	if (!l->is64 && (l->vaddr + table + POLICY_NOTE_BYTES > user_top(l) ||
+	if (!l->is64 && (l->vaddr + l->note_off + POLICY_NOTE_BYTES > user_top(l) ||
 			 l->new_len > UINT32_MAX))
 		return "no room in a 32-bit address space or file";
 	return NULL;
@@ -206,7 +216,7 @@ static GElf_Phdr *new_phdrs(const struct layout *l)
 	GElf_Phdr load = {
 		.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->phoff,
 		.p_vaddr = l->vaddr, .p_paddr = l->vaddr, .p_align = l->align,
-		.p_filesz = table + POLICY_NOTE_BYTES, .p_memsz = table + POLICY_NOTE_BYTES,
+		.p_filesz = l->note_off + POLICY_NOTE_BYTES, .p_memsz = l->note_off + POLICY_NOTE_BYTES,
 	};
 	GElf_Phdr note = {
 		.p_type = PT_NOTE, .p_flags = PF_R, .p_offset = l->phoff + l->note_off,
@@ -268,7 +278,8 @@ static GElf_Shdr *new_shdrs(const struct layout *l)
 	out[l->shnum + 1] = (GElf_Shdr){
 		.sh_name = (GElf_Word)(l->old_strtab_size + sizeof(EXEC_POLICY_NOTE_SECTION)),
 		.sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC, .sh_addr = l->vaddr,
-		.sh_offset = l->phoff, .sh_size = table, .sh_addralign = l->is64 ? 8 : 4,
+		.sh_offset = l->phoff, .sh_size = table + ADDNOTE_UNDO_BYTES,
+		.sh_addralign = l->is64 ? 8 : 4,
 	};
 	return out;
 }
@@ -345,6 +356,20 @@ static bool encode(const struct layout *l, Elf_Type type, const void *recs, size
 	return ok;
 }
 
+/* What the ELF header said and the file's length, before the edit. */
+static void write_undo(const struct layout *l, unsigned char *at)
+{
+	const uint64_t field[UNDO_FIELDS] = {
+		[UNDO_LEN] = l->old_len, [UNDO_PHOFF] = l->eh.e_phoff, [UNDO_SHOFF] = l->eh.e_shoff,
+		[UNDO_PHNUM] = l->eh.e_phnum, [UNDO_SHNUM] = l->eh.e_shnum,
+		[UNDO_SHSTRNDX] = l->eh.e_shstrndx,
+	};
+
+	memcpy(at, undo_magic, sizeof(undo_magic));
+	for (int i = 0; i < UNDO_FIELDS; i++)
+		policy_put64(at + sizeof(undo_magic) + 8 * i, field[i], l->be);
+}
+
 static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, uint64_t gap)
 {
 	GElf_Phdr *ph = new_phdrs(l);
@@ -356,6 +381,7 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, ui
 		memcpy(out + l->strtab_off, out + l->old_strtab_off, l->old_strtab_size);
 		memcpy(out + l->strtab_off + l->old_strtab_size, names, sizeof(names));
 	}
+	write_undo(l, out + l->phoff + (l->phnum + 2) * l->phent);
 	l->eh.e_phoff = l->phoff;
 	l->eh.e_phnum = (GElf_Half)(l->phnum + 2);
 	if (l->shnum) {
@@ -386,6 +412,7 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 	}
 	l.is64 = gelf_getclass(l.elf) == ELFCLASS64;
 	l.be = elf_getident(l.elf, NULL)[EI_DATA] == ELFDATA2MSB;
+	l.old_len = len;
 	*why = plan(&l, len);
 	if (!*why && l.new_len > SIZE_MAX - 1)
 		*why = "too large";
@@ -404,5 +431,79 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 	}
 	*new_len = l.new_len;
 	elf_end(l.elf);
+	return out;
+}
+
+/* The undo record of a file elfnote set added a note to, or NULL. */
+static const unsigned char *find_undo(Elf *elf, const unsigned char *image, size_t len)
+{
+	GElf_Ehdr eh;
+	size_t phent = gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT);
+	uint64_t at;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_phnum == PN_XNUM)
+		return NULL;
+	at = eh.e_phoff + (uint64_t)eh.e_phnum * phent;
+	if (at < eh.e_phoff || at > len || len - at < ADDNOTE_UNDO_BYTES ||
+	    memcmp(image + at, undo_magic, sizeof(undo_magic)))
+		return NULL;
+	return image + at;
+}
+
+unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
+			  uint64_t stack_guard_gap, size_t *new_len, const char **why)
+{
+	struct layout l = { 0 };
+	const unsigned char *undo;
+	uint64_t field[UNDO_FIELDS];
+	unsigned char *out = NULL, *again = NULL;
+	size_t again_len = 0;
+
+	elf_version(EV_CURRENT);
+	l.elf = elf_memory((char *)image, len);
+	if (!l.elf) {
+		*why = "not an ELF file";
+		return NULL;
+	}
+	l.is64 = gelf_getclass(l.elf) == ELFCLASS64;
+	l.be = elf_getident(l.elf, NULL)[EI_DATA] == ELFDATA2MSB;
+	undo = find_undo(l.elf, image, len);
+	*why = undo ? NULL : "no undo record where elfnote set puts one: the note was linked in, "
+		      "added by an older elfnote, or the file was stripped or edited since";
+	for (int i = 0; undo && i < UNDO_FIELDS; i++)
+		field[i] = policy_get64(undo + sizeof(undo_magic) + 8 * i, l.be);
+	if (undo && (field[UNDO_LEN] >= len || field[UNDO_PHNUM] > 0xffff ||
+		     field[UNDO_SHNUM] > 0xffff || field[UNDO_SHSTRNDX] > 0xffff))
+		*why = "its undo record is damaged";
+	if (!*why && !gelf_getehdr(l.elf, &l.eh))
+		*why = "damaged ELF header";
+	if (!*why && !(out = malloc(field[UNDO_LEN] ? field[UNDO_LEN] : 1)))
+		*why = "out of memory";
+	if (!*why) {
+		memcpy(out, image, field[UNDO_LEN]);
+		l.eh.e_phoff = field[UNDO_PHOFF];
+		l.eh.e_shoff = field[UNDO_SHOFF];
+		l.eh.e_phnum = (GElf_Half)field[UNDO_PHNUM];
+		l.eh.e_shnum = (GElf_Half)field[UNDO_SHNUM];
+		l.eh.e_shstrndx = (GElf_Half)field[UNDO_SHSTRNDX];
+		if (!encode(&l, ELF_T_EHDR, &l.eh, 1, out))
+			*why = "could not encode the ELF header";
+	}
+	/* Exactly this file again from what is given back, or nothing. */
+	if (!*why) {
+		const char *ignored;
+
+		again = addnote(out, field[UNDO_LEN], suid_stack, stack_guard_gap, &again_len, &ignored);
+		if (!again || again_len != len || memcmp(again, image, len))
+			*why = "changed since elfnote set added its note (stripped or edited?): "
+			       "the original cannot be given back exactly";
+	}
+	free(again);
+	elf_end(l.elf);
+	if (*why) {
+		free(out);
+		return NULL;
+	}
+	*new_len = field[UNDO_LEN];
 	return out;
 }

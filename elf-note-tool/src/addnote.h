@@ -20,4 +20,17 @@
 unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 		       uint64_t stack_guard_gap, size_t *new_len, const char **why);
 
+/* The bytes addnote() puts between the new table and the note. */
+#define ADDNOTE_UNDO_BYTES	64
+
+/*
+ * The original file, exactly, from one addnote() made with these
+ * requests (the note's current values): a new image of *new_len bytes,
+ * or NULL with a one-line reason in *why when image is not exactly what
+ * addnote() would make of it (no undo record, or changed since).  The
+ * caller frees the result.
+ */
+unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
+			  uint64_t stack_guard_gap, size_t *new_len, const char **why);
+
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * elfnote set and clear: the command line around edit.c and safewrite.c.
- * One file for both because clear is set with both requests at 0: the
- * same options but the sizes, the same edit of each file, the same
- * report; only the parsing of the sizes is set's alone.
+ * elfnote set, clear and remove: the command line around edit.c and
+ * safewrite.c.  One file for the three because clear is set with both
+ * requests at 0 and remove is the same replacement of each file with
+ * another plan: the same options but the sizes, the same safe write;
+ * only the parsing of the sizes is set's alone.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,6 +22,7 @@
 struct opts {
 	struct edit_request req;
 	bool dry_run, follow, strict;
+	bool remove;		/* elfnote remove */
 };
 
 static void describe(uint64_t v, char *buf, size_t len)
@@ -35,6 +37,22 @@ static void describe(uint64_t v, char *buf, size_t len)
  * "FILE: suid stack NEW (was OLD; how)", for each property the command
  * sets, or "FILE: suid stack NEW: unchanged".
  */
+/* "FILE: note removed (was ...; N bytes given back)", or "no note: unchanged". */
+static void report_remove(const char *path, const struct edit *e, const struct opts *o, size_t old_len)
+{
+	char stack[32], gap[32];
+
+	name_print(stdout, path);
+	if (e->action == EDIT_UNCHANGED) {
+		printf(": no exec policy note: unchanged\n");
+		return;
+	}
+	describe(e->old_stack, stack, sizeof(stack));
+	describe(e->old_gap, gap, sizeof(gap));
+	printf(": %s (was suid stack %s, stack guard gap %s; the original %zu bytes, %zu fewer)\n",
+	       o->dry_run ? "would remove the note" : "note removed", stack, gap, e->len, old_len - e->len);
+}
+
 static void report(const char *path, const struct edit *e, const struct opts *o)
 {
 	static const char *const how[] = {
@@ -108,13 +126,15 @@ static bool edit_one(const char *path, const struct opts *o)
 	}
 	if (ok && !o->dry_run)
 		ok = target_replaceable(&t, why, sizeof(why));
-	if (ok && !edit_plan(t.image, t.len, &o->req, &e)) {
+	if (ok && !(o->remove ? edit_plan_remove(t.image, t.len, &e) : edit_plan(t.image, t.len, &o->req, &e))) {
 		snprintf(why, sizeof(why), "%s", e.why);
 		ok = false;
 	}
 	if (ok && e.action != EDIT_UNCHANGED && !o->dry_run)
 		ok = target_replace(&t, e.image, e.len, why, sizeof(why));
-	if (ok)
+	if (ok && o->remove)
+		report_remove(path, &e, o, t.len);
+	else if (ok)
 		report(path, &e, o);
 	else
 		name_error(path, "%s", why);
@@ -156,7 +176,7 @@ static bool set_option(const struct command *cmd, int c, const char *arg, struct
 			  &req->stack_guard_gap);
 }
 
-/* clear sets no sizes: to it, their options and --strict are unknown. */
+/* clear and remove set no sizes: to them, their options and --strict are unknown. */
 static const struct option set_opts[] = {
 	{ "suid-stack", required_argument, NULL, 's' },
 	{ "stack-guard-gap", required_argument, NULL, 'g' },
@@ -192,11 +212,12 @@ static int parse(const struct command *cmd, int argc, char **argv, bool set, str
 			return -command_option_error(cmd, argv, c);
 		}
 	}
-	if (!set)
+	o->remove = !strcmp(cmd->name, "remove");
+	if (!set && !o->remove)
 		o->req = (struct edit_request){ .set_stack = true, .set_gap = true };
 	if (optind == argc)
 		return -command_usage_error(cmd, "no FILE given");
-	if (!(o->req.set_stack || o->req.set_gap))
+	if (!o->remove && !(o->req.set_stack || o->req.set_gap))
 		return -command_usage_error(cmd, "nothing to set: give --suid-stack SIZE, --stack-guard-gap SIZE or both");
 	return optind;
 }

@@ -19,7 +19,7 @@ struct command {
 
 int cmd_show(const struct command *cmd, int argc, char **argv);
 int cmd_check(const struct command *cmd, int argc, char **argv);
-/* set and clear */
+/* set, clear and remove */
 int cmd_set(const struct command *cmd, int argc, char **argv);
 int cmd_scan(const struct command *cmd, int argc, char **argv);
 

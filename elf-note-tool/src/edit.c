@@ -120,6 +120,33 @@ bool edit_plan(unsigned char *image, size_t len, const struct edit_request *req,
 	return verify(e, stack, gap);
 }
 
+bool edit_plan_remove(unsigned char *image, size_t len, struct edit *e)
+{
+	struct elf_report r;
+	const char *why;
+
+	memset(e, 0, sizeof(*e));
+	elf_inspect_image(image, len, &r);
+	if (r.verdict == ELF_NO_NOTE)
+		return true;
+	if (r.verdict == ELF_MALFORMED)
+		return fail(e, "malformed exec policy note (%s); not edited", r.policy.problem);
+	if (r.verdict != ELF_ANNOTATED)
+		return fail(e, "%s", r.reason);
+	e->old_stack = r.policy.suid_stack;
+	e->old_gap = r.policy.stack_guard_gap;
+	e->image = removenote(image, len, e->old_stack, e->old_gap, &e->len, &why);
+	if (!e->image)
+		return fail(e, "cannot remove the note: %s", why);
+	e->action = EDIT_REMOVE_NOTE;
+	elf_inspect_image(e->image, e->len, &r);
+	if (r.verdict != ELF_NO_NOTE) {
+		edit_free(e);
+		return fail(e, "internal error: the file given back still has a note");
+	}
+	return true;
+}
+
 void edit_free(struct edit *e)
 {
 	free(e->image);

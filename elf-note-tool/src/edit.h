@@ -25,6 +25,7 @@ enum edit_action {
 	EDIT_UNCHANGED,		/* no write at all */
 	EDIT_IN_PLACE,		/* the existing notes' values rewritten */
 	EDIT_ADD_NOTE,		/* a note added after linking */
+	EDIT_REMOVE_NOTE,	/* a note elfnote added taken out again */
 };
 
 /* What to set: each property given, to its value (0: no request). */
@@ -48,6 +49,14 @@ struct edit {
  */
 bool edit_plan(unsigned char *image, size_t len, const struct edit_request *req,
 	       struct edit *e);
+
+/*
+ * Plans taking out a note that elfnote set added after linking, giving
+ * back the original file exactly; EDIT_UNCHANGED for a file without a
+ * note.  Returns false with e->why set (a note linked in, or a file
+ * changed since the note was added).
+ */
+bool edit_plan_remove(unsigned char *image, size_t len, struct edit *e);
 
 void edit_free(struct edit *e);
 

@@ -67,6 +67,13 @@ static const struct command commands[] = {
 		"and exit status as for set.\n",
 	},
 	{
+		"remove", cmd_set, "[-n] [--follow-symlinks] FILE...",
+		"takes out a note elfnote set added after linking: the file is\n"
+		"the original again, byte for byte.  Refused for a note linked\n"
+		"in and for a file changed since (stripped, edited).  Options\n"
+		"and exit status as for set.\n",
+	},
+	{
 		"scan", cmd_scan, "[--json] [--all] [DIR...]",
 		"lists setuid, setgid and file-capability ELF executables under\n"
 		"each DIR (default /), on its filesystem only, with their notes;\n"
@@ -202,7 +209,7 @@ int main(int argc, char **argv)
 	const struct command *cmd;
 
 	if (argc < 2)
-		return command_usage_error(NULL, "a command is needed: show, check, set, clear or scan");
+		return command_usage_error(NULL, "a command is needed: show, check, set, clear, remove or scan");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return EXIT_OK;

@@ -11,7 +11,7 @@ static uint32_t get32(const unsigned char *b, bool be)
 		  : (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
 }
 
-static uint64_t get64(const unsigned char *b, bool be)
+uint64_t policy_get64(const unsigned char *b, bool be)
 {
 	uint64_t hi = get32(b + (be ? 0 : 4), be), lo = get32(b + (be ? 4 : 0), be);
 
@@ -57,7 +57,7 @@ static bool parse_size(const unsigned char *data, uint32_t size, uint64_t at, bo
 		return malformed(p, prop->wrong_size);
 	if (prop->seen)
 		return malformed(p, prop->twice);
-	prop->value = get64(data, be);
+	prop->value = policy_get64(data, be);
 	if (prop->value % EXEC_POLICY_STACK_UNIT)
 		return malformed(p, prop->unaligned);
 	prop->seen = true;

@@ -65,4 +65,7 @@ void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t suid_stac
 /* Stores value as 8 bytes in the given byte order (a stack property's data). */
 void policy_put64(unsigned char *out, uint64_t value, bool big_endian);
 
+/* Reads 8 bytes in the given byte order. */
+uint64_t policy_get64(const unsigned char *b, bool big_endian);
+
 #endif

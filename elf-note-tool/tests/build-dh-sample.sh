@@ -8,6 +8,9 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# A packager's shell, not the make this may run under: variables given to
+# that make on its command line would reach debian/rules through MAKEFLAGS.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 out=$1
 arch=$(dpkg --print-architecture)
 

@@ -36,6 +36,8 @@ failures=(
 # (5), gdb (1), a second build (1), --no-act and -N (2); each failure.
 tap_plan $(( 2 + 1 + 1 + 5 + 1 + 1 + 2 + ${#failures[@]} ))
 
+# A packager's shell (build-dh-sample.sh says why).
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 work=$(mktemp -d)
 tap_on_exit 'rm -rf "$work"'
 arch=$(dpkg --print-architecture)

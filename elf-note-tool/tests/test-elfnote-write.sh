@@ -45,12 +45,13 @@ fail_files=(f g)
 refusals=("$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file")
 strips=(strip "strip --strip-all" objcopy eu-strip)
 # Per section: the build (1); 1. sizes, 3G, both, n32 (3); 2. five per
-# program, the eu-elflint line (1); 2b. growth (4); 3. (5); 4. (1); 5. modes, caps (2);
+# program, the eu-elflint line (1); 2b. growth (4); 2c. remove, per
+# program and 4; 3. (5); 4. (1); 5. modes, caps (2);
 # 6. (3); 7. every step on each file; 8. (4); 8c. (3); 8b. (9); 8d. each
 # request; 9. refusals, one
 # among several (1); 10. every strip on each program.
 tap_plan $(( 1 + ${#good_sizes[@]} + ${#bad_sizes[@]} + ${#gaps[@]} + 3 +
-	${#programs[@]} * 5 + 1 + 4 + 5 + 1 + ${#modes[@]} + 2 + 3 +
+	${#programs[@]} * 5 + 1 + 4 + ${#programs[@]} + 4 + 5 + 1 + ${#modes[@]} + 2 + 3 +
 	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 3 + 9 + ${#unhonoured[@]} + ${#refusals[@]} + 1 +
 	${#programs[@]} * ${#strips[@]} ))
 
@@ -190,6 +191,39 @@ else
 	[ ${#real[@]} = 0 ]
 	tap_check $? "Debian's setuid programs grow by at most 4 KiB and still run: ${sizes[*]}${real:+ (failed: ${real[*]})}"
 fi
+
+# 2c. remove gives back the original bytes of a note set added, after any
+#     number of in-place rewrites, with the file's mode and owner; it
+#     refuses a note linked in and a file changed since.
+for f in "${programs[@]}"; do
+	cp "$work/$f.orig" "$work/rm-$f" && chmod 4755 "$work/rm-$f"
+	"$elfnote" set --suid-stack 32M --stack-guard-gap 2M "$work/rm-$f" >/dev/null &&
+		"$elfnote" set --suid-stack 48M "$work/rm-$f" >/dev/null 2>&1 &&
+		out=$("$elfnote" remove "$work/rm-$f") &&
+		cmp -s "$work/$f.orig" "$work/rm-$f" && [ "$(stat -c %a:%u:%g "$work/rm-$f")" = 4755:0:0 ] &&
+		case "$out" in "$work/rm-$f: note removed (was suid stack 50331648 bytes, stack guard gap 2097152 bytes; the original $(stat -c %s "$work/$f.orig") bytes, "*" fewer)") true ;; *) false ;; esac
+	tap_check $? "$f: set, set again in place, remove: the original bytes (cmp), 4755 root kept"
+done
+cp "$bin/probe-n32" "$work/rm-linked"
+out=$("$elfnote" remove "$work/rm-linked" 2>&1); status=$?
+[ "$status" = 1 ] && cmp -s "$bin/probe-n32" "$work/rm-linked" &&
+	[ "$out" = "elfnote: $work/rm-linked: cannot remove the note: no undo record where elfnote set puts one: the note was linked in, added by an older elfnote, or the file was stripped or edited since" ]
+tap_check $? "remove on a note linked in: refused, untouched (exit $status)"
+cp "$work/x64-dyn.orig" "$work/rm-changed" && "$elfnote" set --suid-stack 32M "$work/rm-changed" >/dev/null &&
+	printf x >> "$work/rm-changed" && cp "$work/rm-changed" "$work/rm-changed.before"
+out=$("$elfnote" remove "$work/rm-changed" 2>&1); status=$?
+[ "$status" = 1 ] && cmp -s "$work/rm-changed.before" "$work/rm-changed" &&
+	case "$out" in *"changed since elfnote set added its note"*) true ;; *) false ;; esac
+tap_check $? "remove on a file changed since (a byte appended): refused, untouched (exit $status)"
+cp "$work/x64-dyn.orig" "$work/rm-dry" && "$elfnote" set --suid-stack 32M "$work/rm-dry" >/dev/null &&
+	cp "$work/rm-dry" "$work/rm-dry.before" && out=$("$elfnote" remove -n "$work/rm-dry") &&
+	cmp -s "$work/rm-dry.before" "$work/rm-dry" &&
+	case "$out" in "$work/rm-dry: would remove the note (was suid stack 33554432 bytes, stack guard gap none;"*) true ;; *) false ;; esac
+tap_check $? "remove -n: says what it would give back, writes nothing"
+cp "$work/x64-dyn.orig" "$work/rm-none"
+out=$("$elfnote" remove "$work/rm-none") && [ "$out" = "$work/rm-none: no exec policy note: unchanged" ] &&
+	cmp -s "$work/x64-dyn.orig" "$work/rm-none"
+tap_check $? "remove on a program without a note: unchanged, exit 0"
 
 # 3. In place: only the 8 value bytes change; clear; set after clear.
 cp "$work/x64-dyn" "$work/ip"

@@ -20,7 +20,7 @@ stamped=(x64-dyn x64-static i386-static)
 strips=("" .strip .strip-all .eu-strip .objcopy)
 # ARGS|the first line on stderr
 usage_errors=(
-	"|elfnote: a command is needed: show, check, set, clear or scan"
+	"|elfnote: a command is needed: show, check, set, clear, remove or scan"
 	"frobnicate x|elfnote: unknown command 'frobnicate'"
 	"show --bogus /bin/true|elfnote: show: unknown option '--bogus'"
 	"show -x /bin/true|elfnote: show: unknown option '-x'"
@@ -40,9 +40,9 @@ refusals=(obj.o:relocatable lib.a:archive empty:"not an ELF" .:directory
 	cut-load:"(PT_LOAD) ends at byte")
 # corpus; check and show (7); the builds (1); each strip, two checks;
 # /bin/ls (1); refusals; --elf-only (3); a cut at the loadable end (1); JSON (4);
-# install (1); usage errors; --help of each command (5).
+# install (1); usage errors; --help of each command (6).
 tap_plan $(( ${#abis[@]} * ${#corpus_entries[@]} + 7 + 1 + ${#stamped[@]} * ${#strips[@]} * 2 + 1 +
-	${#refusals[@]} + 3 + 1 + 4 + 1 + ${#usage_errors[@]} + 5 ))
+	${#refusals[@]} + 3 + 1 + 4 + 1 + ${#usage_errors[@]} + 6 ))
 
 # The stack limit a setuid run gets with the default maximum (64 MiB), from
 # elfnote's view of the file: what the corpus says the kernel gives.
@@ -215,7 +215,7 @@ for u in "${usage_errors[@]}"; do
 	[ "$status" = 64 ] && [ "$err" = "$want"$'\n'"$try" ] && [ ! -s "$work/usage.out" ]
 	tap_check $? "elfnote $args: exit 64, '$want' and the --help line (got $status: ${err//$'\n'/ | })"
 done
-for c in show check set clear scan; do
+for c in show check set clear remove scan; do
 	out=$("$elfnote" "$c" --help 2>"$work/help.err"); status=$?
 	[ "$status" = 0 ] && [ ! -s "$work/help.err" ] &&
 		case "$out" in "usage: elfnote $c "*) true ;; *) false ;; esac
