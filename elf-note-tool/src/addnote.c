@@ -38,7 +38,10 @@
  * program is found by ld.so through AT_PHDR, which the kernel computes
  * from the PT_LOAD that holds e_phoff (since 5.18; Debian's 6.1 has it),
  * so its table goes right after the old file: it grows by the table, the
- * note and the section headers, a few KiB.
+ * note and the section headers, a few KiB.  Kernels before 5.18 set
+ * AT_PHDR to the load address plus e_phoff and would hand ld.so the wrong
+ * bytes: with old_kernels, a dynamically linked program gets the static
+ * layout too.
  *
  * A kernel must handle .bss per segment (upstream 6.7, and Debian's
  * 6.1.y, whose elf_load() does) for the .bss of the old last segment to
@@ -75,6 +78,7 @@ struct layout {
 	size_t phent, shent;
 	uint64_t align;		/* of the new PT_LOAD */
 	bool interp;		/* a PT_INTERP: ld.so finds the headers at AT_PHDR */
+	bool old_kernels;	/* lay it out for kernels before 5.18 too */
 	bool ehdr_mapped;	/* a PT_LOAD maps file offset 0 ... */
 	uint64_t ehdr_vaddr;	/* ... at this address */
 	uint64_t phoff, vaddr;	/* of the new table, file and memory */
@@ -185,7 +189,7 @@ static const char *plan(struct layout *l, size_t len)
 	/* Pages of any size up to 64 KiB stay apart from the last segment's. */
 	if (l->align > PAGE_MAX)
 		l->align = PAGE_MAX;
-	if (l->ehdr_mapped && !l->interp) {
+	if (l->ehdr_mapped && (!l->interp || l->old_kernels)) {
 		if (l->ehdr_vaddr % l->align)
 			return "the ELF header's segment is not page-aligned (not supported)";
 		if (align_up(end, l->align) - l->ehdr_vaddr > l->phoff)
@@ -399,7 +403,7 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, ui
 }
 
 unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
-		       uint64_t stack_guard_gap, size_t *new_len, const char **why)
+		       uint64_t stack_guard_gap, bool old_kernels, size_t *new_len, const char **why)
 {
 	struct layout l = { 0 };
 	unsigned char *out = NULL;
@@ -413,6 +417,7 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 	l.is64 = gelf_getclass(l.elf) == ELFCLASS64;
 	l.be = elf_getident(l.elf, NULL)[EI_DATA] == ELFDATA2MSB;
 	l.old_len = len;
+	l.old_kernels = old_kernels;
 	*why = plan(&l, len);
 	if (!*why && l.new_len > SIZE_MAX - 1)
 		*why = "too large";
@@ -493,10 +498,18 @@ unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
 	if (!*why) {
 		const char *ignored;
 
-		again = addnote(out, field[UNDO_LEN], suid_stack, stack_guard_gap, &again_len, &ignored);
-		if (!again || again_len != len || memcmp(again, image, len))
+		/* Either layout (--old-kernels or not) may have been chosen. */
+		for (int old_kernels = 0; old_kernels < 2; old_kernels++) {
+			free(again);
+			again = addnote(out, field[UNDO_LEN], suid_stack, stack_guard_gap, old_kernels,
+					&again_len, &ignored);
+			if (again && again_len == len && !memcmp(again, image, len))
+				break;
 			*why = "changed since elfnote set added its note (stripped or edited?): "
 			       "the original cannot be given back exactly";
+		}
+		if (again && again_len == len && !memcmp(again, image, len))
+			*why = NULL;
 	}
 	free(again);
 	elf_end(l.elf);

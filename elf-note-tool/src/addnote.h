@@ -8,6 +8,7 @@
 #ifndef ELFNOTE_ADDNOTE_H
 #define ELFNOTE_ADDNOTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,9 +17,12 @@
  * image's except the ELF header, with a note of both requests; or NULL
  * with a one-line reason in *why.  image must be an executable that
  * elf_inspect_image() found without a note.  The caller frees the result.
+ * old_kernels: lay a dynamically linked program out as a static one, so
+ * that kernels before 5.18 (AT_PHDR = load address + e_phoff) run it too,
+ * at the cost of the file growing by its .bss and a page.
  */
 unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
-		       uint64_t stack_guard_gap, size_t *new_len, const char **why);
+		       uint64_t stack_guard_gap, bool old_kernels, size_t *new_len, const char **why);
 
 /* The bytes addnote() puts between the new table and the note. */
 #define ADDNOTE_UNDO_BYTES	64

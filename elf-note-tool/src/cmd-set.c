@@ -176,17 +176,18 @@ static bool set_option(const struct command *cmd, int c, const char *arg, struct
 			  &req->stack_guard_gap);
 }
 
-/* clear and remove set no sizes: to them, their options and --strict are unknown. */
+/* clear and remove set no sizes: to them, the options of set alone are unknown. */
 static const struct option set_opts[] = {
 	{ "suid-stack", required_argument, NULL, 's' },
 	{ "stack-guard-gap", required_argument, NULL, 'g' },
 	{ "strict", no_argument, NULL, 'S' },
+	{ "old-kernels", no_argument, NULL, 'O' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "follow-symlinks", no_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
-static const struct option *const clear_opts = set_opts + 3;
+static const struct option *const clear_opts = set_opts + 4;
 
 /* The index of the first FILE, 0 after --help, or -EXIT_USAGE. */
 static int parse(const struct command *cmd, int argc, char **argv, bool set, struct opts *o)
@@ -202,6 +203,8 @@ static int parse(const struct command *cmd, int argc, char **argv, bool set, str
 			o->follow = true;
 		} else if (c == 'S') {
 			o->strict = true;
+		} else if (c == 'O') {
+			o->req.old_kernels = true;
 		} else if (c == 'h') {
 			command_usage(cmd, stdout);
 			return 0;

@@ -46,8 +46,8 @@ static const struct command commands[] = {
 	},
 	{
 		"set", cmd_set,
-		"[-n] [--strict] [--follow-symlinks] [--suid-stack SIZE]\n"
-		"[--stack-guard-gap SIZE] FILE...",
+		"[-n] [--strict] [--old-kernels] [--follow-symlinks]\n"
+		"[--suid-stack SIZE] [--stack-guard-gap SIZE] FILE...",
 		"makes each file request, with --suid-stack, SIZE bytes of stack\n"
 		"when run setuid, setgid or with capabilities (a multiple of 4096\n"
 		"above 8M), and with --stack-guard-gap its own stack guard gap\n"
@@ -58,6 +58,8 @@ static const struct command commands[] = {
 		"A request kernels do not honour by default (a lowered gap for a\n"
 		"setuid, setgid or capability program, a stack above 64M) gets\n"
 		"a warning; --strict: the file is refused instead.\n"
+		"--old-kernels: a note added to a dynamically linked program is\n"
+		"laid out for kernels before 5.18 too (the file grows more).\n"
 		"Files are replaced whole, keeping owner, mode and xattrs; set and\n"
 		"clear exit 0, or 1 when any file could not be done.\n",
 	},

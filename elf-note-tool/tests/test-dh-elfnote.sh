@@ -33,8 +33,9 @@ failures=(
 	"strict|strict|debian/sample/usr/lib/sample/helper: refused (--strict): the kernel never lowers the stack guard gap"
 )
 # The elfnote package (2); the good build (1), its order (1), the .deb
-# (5), gdb (1), a second build (1), --no-act and -N (2); each failure.
-tap_plan $(( 2 + 1 + 1 + 5 + 1 + 1 + 2 + ${#failures[@]} ))
+# (5), gdb (1), a second build (1), --no-act, -N, old-kernels (3); each
+# failure.
+tap_plan $(( 2 + 1 + 1 + 5 + 1 + 1 + 3 + ${#failures[@]} ))
 
 # A packager's shell (build-dh-sample.sh says why).
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
@@ -109,6 +110,10 @@ out=$(cd "$work/a/sample" && dh_elfnote --no-act -v -N sample 2>&1)
 ! grep -q 'elfnote set' <<<"$out" && out2=$(cd "$work/a/sample" && dh_elfnote --no-act -v -p sample 2>&1) &&
 	grep -qx '	elfnote set --suid-stack 32M debian/sample/usr/lib/sample/helper' <<<"$out2"
 tap_check $? "-N sample leaves the package out, -p sample takes it"
+echo 'usr/lib/sample/helper suid-stack=32M old-kernels' > "$work/a/sample/debian/sample.elfnote"
+out=$(cd "$work/a/sample" && dh_elfnote --no-act -v 2>&1)
+[ "$out" = "	elfnote set --suid-stack 32M --old-kernels debian/sample/usr/lib/sample/helper" ]
+tap_check $? "the word old-kernels becomes elfnote set --old-kernels ($out)"
 
 # 4. What must fail the build, naming the file.
 for f in "${failures[@]}"; do

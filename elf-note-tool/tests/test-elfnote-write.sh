@@ -45,13 +45,13 @@ fail_files=(f g)
 refusals=("$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file")
 strips=(strip "strip --strip-all" objcopy eu-strip)
 # Per section: the build (1); 1. sizes, 3G, both, n32 (3); 2. five per
-# program, the eu-elflint line (1); 2b. growth (4); 2c. remove, per
+# program, the eu-elflint line (1); 2b. growth (6); 2c. remove, per
 # program and 4; 3. (5); 4. (1); 5. modes, caps (2);
 # 6. (3); 7. every step on each file; 8. (4); 8c. (3); 8b. (9); 8d. each
 # request; 9. refusals, one
 # among several (1); 10. every strip on each program.
 tap_plan $(( 1 + ${#good_sizes[@]} + ${#bad_sizes[@]} + ${#gaps[@]} + 3 +
-	${#programs[@]} * 5 + 1 + 4 + ${#programs[@]} + 4 + 5 + 1 + ${#modes[@]} + 2 + 3 +
+	${#programs[@]} * 5 + 1 + 6 + ${#programs[@]} + 4 + 5 + 1 + ${#modes[@]} + 2 + 3 +
 	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 3 + 9 + ${#unhonoured[@]} + ${#refusals[@]} + 1 +
 	${#programs[@]} * ${#strips[@]} ))
 
@@ -163,7 +163,9 @@ tap_check $? "a link-time stamped program gets the same eu-elflint note-type lin
 grown=$(( $(stat -c %s "$work/x64-dyn") - $(stat -c %s "$work/x64-dyn.orig") ))
 [ "$grown" -gt 0 ] && [ "$grown" -le 4096 ]
 tap_check $? "x64-dyn: grows by $grown bytes, at most 4096"
-for f in x64-static x64-static-pie; do
+cp "$work/x64-dyn.orig" "$work/x64-dyn-old-kernels"
+"$elfnote" set --old-kernels --suid-stack 32M "$work/x64-dyn-old-kernels" >/dev/null
+for f in x64-static x64-static-pie x64-dyn-old-kernels; do
 	ehdr_vaddr=$(readelf -lW "$work/$f" | awk '$1 == "LOAD" && $2 ~ /^0x0+$/ { print $3; exit }')
 	phoff=$(readelf -hW "$work/$f" | awk '/Start of program headers/ { print $5 }')
 	# The table's address: that of the PT_LOAD which starts with it.
@@ -174,6 +176,9 @@ for f in x64-static x64-static-pie; do
 	[ -n "$ehdr_vaddr" ] && [ -n "$phdr_vaddr" ] && [ $((phdr_vaddr)) = $((ehdr_vaddr + phoff)) ]
 	tap_check $? "$f: the new table at the ELF header's address + e_phoff ($phdr_vaddr = $ehdr_vaddr + $phoff)"
 done
+[ "$("$work/x64-dyn-old-kernels")" = hello ] && "$elfnote" remove "$work/x64-dyn-old-kernels" >/dev/null &&
+	cmp -s "$work/x64-dyn.orig" "$work/x64-dyn-old-kernels"
+tap_check $? "x64-dyn with --old-kernels: runs; remove gives back the original"
 # Debian's own setuid programs, where this host has them.
 real=() sizes=()
 for p in /usr/bin/passwd /usr/bin/chfn /usr/bin/chsh /usr/bin/chage /usr/bin/su /usr/bin/mount; do
