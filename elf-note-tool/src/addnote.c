@@ -402,20 +402,28 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, ui
 	return ok;
 }
 
+/* libelf over image, its class and byte order in l; false if not ELF. */
+static bool layout_open(struct layout *l, unsigned char *image, size_t len)
+{
+	elf_version(EV_CURRENT);
+	l->elf = elf_memory((char *)image, len);
+	if (!l->elf)
+		return false;
+	l->is64 = gelf_getclass(l->elf) == ELFCLASS64;
+	l->be = elf_getident(l->elf, NULL)[EI_DATA] == ELFDATA2MSB;
+	return true;
+}
+
 unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 		       uint64_t stack_guard_gap, bool old_kernels, size_t *new_len, const char **why)
 {
 	struct layout l = { 0 };
 	unsigned char *out = NULL;
 
-	elf_version(EV_CURRENT);
-	l.elf = elf_memory((char *)image, len);
-	if (!l.elf) {
+	if (!layout_open(&l, image, len)) {
 		*why = "not an ELF file";
 		return NULL;
 	}
-	l.is64 = gelf_getclass(l.elf) == ELFCLASS64;
-	l.be = elf_getident(l.elf, NULL)[EI_DATA] == ELFDATA2MSB;
 	l.old_len = len;
 	l.old_kernels = old_kernels;
 	*why = plan(&l, len);
@@ -437,6 +445,20 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 	*new_len = l.new_len;
 	elf_end(l.elf);
 	return out;
+}
+
+/* Whether addnote() makes exactly image of orig with these requests and layout. */
+static bool gives(unsigned char *orig, size_t orig_len, uint64_t suid_stack, uint64_t stack_guard_gap,
+		  bool old_kernels, const unsigned char *image, size_t len)
+{
+	size_t made_len = 0;
+	const char *why;
+	unsigned char *made = addnote(orig, orig_len, suid_stack, stack_guard_gap, old_kernels,
+				      &made_len, &why);
+	bool same = made && made_len == len && !memcmp(made, image, len);
+
+	free(made);
+	return same;
 }
 
 /* The undo record of a file elfnote set added a note to, or NULL. */
@@ -461,17 +483,12 @@ unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
 	struct layout l = { 0 };
 	const unsigned char *undo;
 	uint64_t field[UNDO_FIELDS];
-	unsigned char *out = NULL, *again = NULL;
-	size_t again_len = 0;
+	unsigned char *out = NULL;
 
-	elf_version(EV_CURRENT);
-	l.elf = elf_memory((char *)image, len);
-	if (!l.elf) {
+	if (!layout_open(&l, image, len)) {
 		*why = "not an ELF file";
 		return NULL;
 	}
-	l.is64 = gelf_getclass(l.elf) == ELFCLASS64;
-	l.be = elf_getident(l.elf, NULL)[EI_DATA] == ELFDATA2MSB;
 	undo = find_undo(l.elf, image, len);
 	*why = undo ? NULL : "no undo record where elfnote set puts one: the note was linked in, "
 		      "added by an older elfnote, or the file was stripped or edited since";
@@ -494,24 +511,11 @@ unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
 		if (!encode(&l, ELF_T_EHDR, &l.eh, 1, out))
 			*why = "could not encode the ELF header";
 	}
-	/* Exactly this file again from what is given back, or nothing. */
-	if (!*why) {
-		const char *ignored;
-
-		/* Either layout (--old-kernels or not) may have been chosen. */
-		for (int old_kernels = 0; old_kernels < 2; old_kernels++) {
-			free(again);
-			again = addnote(out, field[UNDO_LEN], suid_stack, stack_guard_gap, old_kernels,
-					&again_len, &ignored);
-			if (again && again_len == len && !memcmp(again, image, len))
-				break;
-			*why = "changed since elfnote set added its note (stripped or edited?): "
-			       "the original cannot be given back exactly";
-		}
-		if (again && again_len == len && !memcmp(again, image, len))
-			*why = NULL;
-	}
-	free(again);
+	/* Exactly this file again from what is given back, in either layout, or nothing. */
+	if (!*why && !gives(out, field[UNDO_LEN], suid_stack, stack_guard_gap, false, image, len) &&
+	    !gives(out, field[UNDO_LEN], suid_stack, stack_guard_gap, true, image, len))
+		*why = "changed since elfnote set added its note (stripped or edited?): "
+		       "the original cannot be given back exactly";
 	elf_end(l.elf);
 	if (*why) {
 		free(out);

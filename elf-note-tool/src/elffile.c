@@ -220,7 +220,10 @@ static bool stamped_after_link(Elf *elf)
 	return false;
 }
 
-/* head: the file's first bytes (up to EI_NIDENT), for what libelf does not say. */
+/*
+ * head: the file's first bytes (up to EI_NIDENT) where libelf saw no ELF,
+ * to tell one cut short from another file.
+ */
 static void inspect_elf(Elf *elf, off_t size, const unsigned char *head, struct elf_report *r)
 {
 	GElf_Ehdr eh;
@@ -228,7 +231,8 @@ static void inspect_elf(Elf *elf, off_t size, const unsigned char *head, struct 
 	const char *why;
 	char *ident;
 
-	r->has_elf_magic = size >= SELFMAG && !memcmp(head, ELFMAG, SELFMAG);
+	r->has_elf_magic = elf_kind(elf) == ELF_K_ELF ||
+			   (size >= SELFMAG && !memcmp(head, ELFMAG, SELFMAG));
 	if (elf_kind(elf) == ELF_K_AR) {
 		refuse(r, ELF_NOT_EXECUTABLE, "an archive, not an executable");
 		return;
@@ -284,12 +288,11 @@ void elf_inspect_fd(int fd, struct elf_report *r)
 		return;
 	}
 	memset(head, 0, sizeof(head));
-	if (pread(fd, head, sizeof(head), 0) < 0) {
-		refuse(r, ELF_IO_ERROR, strerror(errno));
-		return;
-	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf)
+	/* The first bytes only where libelf saw no ELF: is it one cut short? */
+	if (elf && elf_kind(elf) != ELF_K_ELF && pread(fd, head, sizeof(head), 0) < 0)
+		refuse(r, ELF_IO_ERROR, strerror(errno));
+	else if (!elf)
 		refuse(r, ELF_NOT_EXECUTABLE, "not an ELF file");
 	else
 		inspect_elf(elf, st.st_size, head, r);
