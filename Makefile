@@ -91,12 +91,14 @@ uapi: tree
 # samples/ use too).
 GUEST_LIB := i386-guest/lib
 GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h \
+	i386-guest/exec-observe.c i386-guest/exec-observe.h \
 	$(addprefix $(GUEST_LIB)/,size-expr.c size-expr.h pad.c pad.h)
 
 $(GUEST_BIN)/%/init: $(GUEST_SRC) $(BUILD)/uapi-%/.stamp
 	@mkdir -p $(@D)
 	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
-		i386-guest/init.c i386-guest/scenario.c $(GUEST_LIB)/size-expr.c $(GUEST_LIB)/pad.c
+		i386-guest/init.c i386-guest/exec-observe.c i386-guest/scenario.c \
+		$(GUEST_LIB)/size-expr.c $(GUEST_LIB)/pad.c
 
 $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 	@mkdir -p $(@D)

@@ -8,6 +8,8 @@
  *   guest.abi=A,B    run them under these ABIs only (default: every ABI the
  *                    kernel runs, see below)
  *   guest.shell      no scenarios: an interactive busybox shell on ttyS0
+ *   guest.debian     the initramfs has Debian's root in /debian: mount
+ *                    /proc and /sys there, bring up lo
  *
  * ABIs (scenario.h): an i386 kernel runs the scenarios once, "i386"; an
  * x86_64 kernel runs them twice, "x86_64" with the 64-bit programs, then
@@ -33,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -42,8 +45,10 @@
 #include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -52,7 +57,9 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <net/if.h>
 
+#include "exec-observe.h"
 #include "lib/pad.h"
 #include "scenario.h"
 
@@ -206,7 +213,16 @@ static void raise_ambient(const struct scenario *s)
 	}
 }
 
-static __attribute__((noreturn)) void child(const struct scenario *s, int out, int errfd)
+/* root=: the program, and before=/after=, see this folder as / (as root). */
+static void enter_root(const char *root)
+{
+	if (root[0] && (chroot(root) || chdir("/"))) {
+		fprintf(stderr, "guest: chroot %s: %s\n", root, strerror(errno));
+		_exit(125);
+	}
+}
+
+static __attribute__((noreturn)) void child(const struct scenario *s, int out, int in, int errfd)
 {
 	char *args[SCN_MAX_ARGS];
 	char **argv, **envp;
@@ -216,11 +232,30 @@ static __attribute__((noreturn)) void child(const struct scenario *s, int out, i
 		args[i] = (char *)s->argv[i];
 	argv = padded_vector(args, s->argc, s->argv_empty, s->argv_bytes);
 	envp = padded_vector(NULL, 0, s->envp_empty, s->envp_bytes);
-	if (!argv || !envp || dup2(out, STDOUT_FILENO) < 0) {
+	/*
+	 * stderr too: what a program says there (a PAM prompt, java
+	 * -version) is part of what it did, and on the console it would
+	 * break the runner's TAP lines.
+	 */
+	if (!argv || !envp || dup2(out, STDOUT_FILENO) < 0 || dup2(out, STDERR_FILENO) < 0 ||
+	    (in >= 0 && dup2(in, STDIN_FILENO) < 0)) {
 		perror("guest: child setup");
 		_exit(125);
 	}
 	set_limit(&s->stack);
+	enter_root(s->root);
+	/*
+	 * observe=1: traced by the runner, the program stops with SIGTRAP once
+	 * its exec has succeeded.  Asked while still root: the kernel judges
+	 * a traced setuid or capability exec by the credentials the child had
+	 * when it asked (ptracer_cred), and keeps the gains only for a tracer
+	 * with CAP_SYS_PTRACE; asked as the scenario's user, the exec would
+	 * run without them.
+	 */
+	if (s->observe && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		perror("guest: PTRACE_TRACEME for observe=");
+		_exit(125);
+	}
 	keep_caps(s);
 	if ((s->norandom && personality(ADDR_NO_RANDOMIZE) < 0) ||
 	    setgroups(0, NULL) || setgid(s->gid) || setuid(s->uid)) {
@@ -247,6 +282,7 @@ struct observed {
 	char kmsg[OUTPUT_MAX];	/* kernel log lines printed during the run */
 	bool kmsg_ok;		/* all of them were read */
 	bool timed_out;
+	int before_status, after_status;	/* before=, after=: exit status */
 };
 
 /* What a scenario's runs add up to: the verdict and the report's texts. */
@@ -268,6 +304,7 @@ struct span {
 
 static int run_child(const struct scenario *s, struct observed *o);
 static int run_with_sysctl(const struct scenario *s, struct observed *o);
+static int run_aside(const char *command, const char *root, char *out, size_t len);
 
 /* Reads a sysctl into old (if given), then writes value; 0 or -1. */
 static int swap_sysctl(const char *path, const char *value, char *old, size_t len)
@@ -366,7 +403,12 @@ static int run(const struct scenario *s, struct observed *o)
 {
 	int kmsg = kmsg_open(), r;
 
+	o->output[0] = '\0';
+	o->before_status = s->before[0] ?
+		run_aside(s->before, s->root, o->output, sizeof(o->output)) : 0;
 	r = run_with_sysctl(s, o);
+	o->after_status = s->after[0] ?
+		run_aside(s->after, s->root, o->output, sizeof(o->output)) : 0;
 	o->kmsg_ok = kmsg_collect(kmsg, o->kmsg, sizeof(o->kmsg));
 	if (kmsg >= 0)
 		close(kmsg);
@@ -388,53 +430,121 @@ static int run_with_sysctl(const struct scenario *s, struct observed *o)
 	return r;
 }
 
-static int run_child(const struct scenario *s, struct observed *o)
-{
-	int out[2], errp[2], status, err = 0;
-	size_t used = 0;
-	ssize_t n;
-	pid_t pid;
+/*
+ * stdin=: the program's input pipe.  A line is written only once the
+ * program has read everything before it, so each read(2) it makes sees at
+ * most one line: PAM's conversation reads a password with one read() of
+ * whatever is there, and two lines at once would be taken as one answer.
+ * The runner keeps a read end of its own (rd) to see whether the pipe is
+ * empty, which also means the program can exit without reading and the
+ * runner never gets SIGPIPE.
+ */
+struct feed {
+	int wr, rd;
+	const char *next;	/* the lines not yet written */
+};
 
-	fflush(stdout);
-	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-		child(s, out[1], errp[1]);
-	close(out[1]);
-	close(errp[1]);
-	alarm(SCENARIO_TIMEOUT);
-	o->timed_out = false;
+/* Writes the next line if the pipe is empty; closes it after the last. */
+static void feed_step(struct feed *f)
+{
+	int queued = 0;
+	size_t n;
+
+	if (f->wr < 0 || ioctl(f->rd, FIONREAD, &queued) || queued)
+		return;
+	if (!*f->next) {
+		close(f->wr);
+		close(f->rd);
+		f->wr = f->rd = -1;
+		return;
+	}
+	n = strcspn(f->next, "\n") + 1;
+	if (write(f->wr, f->next, n) != (ssize_t)n)
+		perror("guest: writing stdin=");
+	f->next += n;
+}
+
+static void feed_close(struct feed *f)
+{
+	if (f->wr >= 0) {
+		close(f->wr);
+		close(f->rd);
+	}
+	f->wr = f->rd = -1;
+}
+
+/*
+ * Reads the program's stdout into out (len bytes with the NUL, appending
+ * after what is there) until it closes, feeding its stdin meanwhile.
+ * Returns -1 with errno EINTR when the scenario's alarm went off.
+ */
+static int collect_output(int fd, struct feed *f, char *out, size_t len)
+{
+	size_t used = strlen(out);
+	ssize_t n;
+
+	/* Words of what came before (before=, observe=) end where this begins. */
+	if (used && out[used - 1] != '\n' && used < len - 1) {
+		out[used++] = '\n';
+		out[used] = '\0';
+	}
 	for (;;) {
 		char scratch[512];
 		/* Keep what fits; drain the rest so the child never blocks. */
-		bool full = used == sizeof(o->output) - 1;
+		bool full = used == len - 1;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
 
-		n = read(out[0], full ? scratch : o->output + used,
-			 full ? sizeof(scratch) : sizeof(o->output) - 1 - used);
+		feed_step(f);
+		n = poll(&p, 1, f->wr >= 0 ? 10 : -1);
+		if (n == 0)
+			continue;
+		if (n > 0)
+			n = read(fd, full ? scratch : out + used, full ? sizeof(scratch) : len - 1 - used);
 		if (n <= 0)
 			break;
 		if (!full)
 			used += (size_t)n;
 	}
-	o->output[used] = '\0';
-	if (n < 0 && errno == EINTR) {
-		o->timed_out = true;
-		kill(pid, SIGKILL);
-	}
-	if (read(errp[0], &err, sizeof(err)) != sizeof(err))
-		err = 0;
-	while (waitpid(pid, &status, 0) < 0) {
+	out[used] = '\0';
+	return n < 0 && errno == EINTR ? -1 : 0;
+}
+
+/* Waits for pid; a wait the alarm interrupts kills it. */
+static int reap(pid_t pid, int *status, struct observed *o)
+{
+	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR)
 			return -1;
 		o->timed_out = true;
 		kill(pid, SIGKILL);
 	}
-	alarm(0);
-	close(out[0]);
-	close(errp[0]);
+	return 0;
+}
+
+/*
+ * observe=1: waits for the child's stop at its exec and appends what
+ * /proc shows then to the output.  Returns 1 when the child ended
+ * instead (its exec failed; *status is set), 0 when it runs on, -1 when
+ * the wait failed.
+ */
+static int observe_exec(pid_t pid, int *status, struct observed *o)
+{
+	size_t used = strlen(o->output);
+
+	if (reap(pid, status, o))
+		return -1;
+	if (!WIFSTOPPED(*status))
+		return 1;
+	if (WSTOPSIG(*status) == SIGTRAP)
+		exec_observe(pid, strcmp(current_abi, "x86_64") ? 4 : 8, o->output + used,
+			     sizeof(o->output) - used);
+	ptrace(PTRACE_DETACH, pid, NULL,
+	       (void *)(long)(WSTOPSIG(*status) == SIGTRAP ? 0 : WSTOPSIG(*status)));
+	return 0;
+}
+
+static void set_status(struct observed *o, int err, int status)
+{
 	if (err) {
 		o->status = SCN_ERRNO;
 		o->value = err;
@@ -445,7 +555,90 @@ static int run_child(const struct scenario *s, struct observed *o)
 		o->status = SCN_EXIT;
 		o->value = WEXITSTATUS(status);
 	}
+}
+
+static int run_child(const struct scenario *s, struct observed *o)
+{
+	int out[2], errp[2], in[2] = { -1, -1 }, status = 0, err = 0, ended = 0;
+	struct feed feed = { -1, -1, s->stdin_text };
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) ||
+	    (s->has_stdin && pipe2(in, O_CLOEXEC)))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		child(s, out[1], in[0], errp[1]);
+	close(out[1]);
+	close(errp[1]);
+	if (s->has_stdin) {
+		feed.rd = in[0];
+		feed.wr = in[1];
+	}
+	alarm(SCENARIO_TIMEOUT);
+	o->timed_out = false;
+	if (s->observe)
+		ended = observe_exec(pid, &status, o);
+	if (ended >= 0 && collect_output(out[0], &feed, o->output, sizeof(o->output)) < 0) {
+		o->timed_out = true;
+		kill(pid, SIGKILL);
+	}
+	feed_close(&feed);
+	if (read(errp[0], &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	if (ended < 0 || (!ended && reap(pid, &status, o)))
+		return -1;
+	alarm(0);
+	close(out[0]);
+	close(errp[0]);
+	set_status(o, err, status);
 	return 0;
+}
+
+/*
+ * before=, after=: the command (comma-separated like run=) as root, in
+ * the scenario's root, stdin /dev/null; its output is appended to out.
+ * Returns its exit status, 128 + the signal that ended it, or -1.
+ */
+static int run_aside(const char *command, const char *root, char *out, size_t len)
+{
+	char buf[SCN_TEXT], *argv[SCN_MAX_ARGS], *save = NULL;
+	int pipefd[2], status, argc = 0;
+	struct feed none = { -1, -1, "" };
+	pid_t pid;
+
+	snprintf(buf, sizeof(buf), "%s", command);
+	for (char *a = strtok_r(buf, ",", &save); a && argc < SCN_MAX_ARGS - 1;
+	     a = strtok_r(NULL, ",", &save))
+		argv[argc++] = a;
+	argv[argc] = NULL;
+	fflush(stdout);
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(pipefd[1], STDOUT_FILENO) < 0 ||
+		    dup2(pipefd[1], STDERR_FILENO) < 0)
+			_exit(125);
+		enter_root(root);
+		execv(argv[0], argv);
+		fprintf(stderr, "guest: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	collect_output(pipefd[0], &none, out, len);
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 /* The last "key=value" word in the program's output, or NULL. */
@@ -495,6 +688,20 @@ static bool log_has(const char *log, const char *words)
 	return false;
 }
 
+/* before=/after= must exit 0; a failure is shown with the command. */
+static bool judge_aside(const char *key, const char *command, int status, struct verdict *vd)
+{
+	char text[SCN_TEXT + 32];
+
+	if (!command[0] || !status)
+		return true;
+	snprintf(text, sizeof(text), " %s=%s:", key, command);
+	append(vd->observed, sizeof(vd->observed), "%s%s", text, "");
+	snprintf(text, sizeof(text), "%d", status);
+	append(vd->observed, sizeof(vd->observed), "exit=%s%s", text, "");
+	return false;
+}
+
 /*
  * Whether one run met every expectation; vd gets the verdict and the
  * expected and observed outcomes as text.  With spans (a repeated scenario
@@ -532,6 +739,16 @@ static bool judge(const struct scenario *s, const struct observed *o, const stru
 		append(observed, sizeof(vd->observed), " %s%s", "timeout=", "killed");
 		ok = false;
 	}
+	if (s->stdout_has[0]) {
+		bool has = strstr(o->output, s->stdout_has) != NULL;
+
+		append(expected, sizeof(vd->expected), " %s%s", "stdout=", s->stdout_has);
+		append(observed, sizeof(vd->observed), " %s%s", "stdout=",
+		       has ? s->stdout_has : "(not in the output)");
+		ok = ok && has;
+	}
+	ok = judge_aside("before", s->before, o->before_status, vd) && ok;
+	ok = judge_aside("after", s->after, o->after_status, vd) && ok;
 	if (s->kmsg[0]) {
 		bool has = log_has(o->kmsg, s->kmsg);
 
@@ -628,6 +845,8 @@ static long long now_us(void)
 static void report(const struct scenario *s, const struct observed *o, const struct verdict *vd,
 		   long long us)
 {
+	int n_lines = 0;
+
 	test_number++;
 	if (vd->ok)
 		passed++;
@@ -638,8 +857,13 @@ static void report(const struct scenario *s, const struct observed *o, const str
 	       vd->observed, vd->ok ? "PASS" : "FAIL", us / 1000);
 	if (!vd->ok)
 		printf("#   expected: %s\n#   observed: %s\n", vd->expected, vd->observed);
-	if (o->output[0])
-		printf("#   output: %.*s\n", (int)strcspn(o->output, "\n"), o->output);
+	/* The first line; all of them (up to 16) when the scenario failed. */
+	for (const char *p = o->output; *p && n_lines < (vd->ok ? 1 : 16); n_lines++) {
+		int n = (int)strcspn(p, "\n");
+
+		printf("#   output: %.*s\n", n, p);
+		p += n + (p[n] == '\n');
+	}
 }
 
 static bool selected(const struct scenario *s, const char *boot)
@@ -758,6 +982,32 @@ static void run_abi(const char *abi, const char *boot)
 	scenarios(true, boot, &st);
 }
 
+/*
+ * guest.debian (the boot of tests/scenarios/70-debian.scn): the initramfs
+ * has Debian's i386 root in /debian (i386-guest/debian/).  Its programs
+ * run chrooted there (root=/debian) and need what a booted Debian has:
+ * /proc and /sys mounted, and the loopback device up for ping (the kernel
+ * gives it 127.0.0.1 when it comes up).
+ */
+static void prepare_debian(void)
+{
+	struct ifreq ifr;
+	int fd;
+
+	if (mount("proc", "/debian/proc", "proc", 0, NULL) ||
+	    mount("sysfs", "/debian/sys", "sysfs", 0, NULL))
+		printf("# guest: mounting /proc, /sys in /debian: %s\n", strerror(errno));
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	ifr.ifr_flags = IFF_UP | IFF_LOOPBACK | IFF_RUNNING;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || ioctl(fd, SIOCSIFFLAGS, &ifr))
+		printf("# guest: bringing lo up: %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	printf("# guest: Debian root in /debian, lo up\n");
+}
+
 static void shell(void)
 {
 	pid_t pid = fork();
@@ -835,6 +1085,8 @@ int main(int argc, char **argv)
 	detect_kernel();
 	printf("# guest: boot %s\n", boot);
 
+	if (cmdline_value("guest.debian", flag, sizeof(flag)))
+		prepare_debian();
 	if (!cmdline_value("guest.abi", abis, sizeof(abis)))
 		snprintf(abis, sizeof(abis), "%s", scn_kernel_abis(machine));
 	if (cmdline_value("guest.shell", flag, sizeof(flag))) {

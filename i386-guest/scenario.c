@@ -260,6 +260,9 @@ static int parse_expect(struct scn_file *st, const char *key, const char *text, 
 		return copy(st, s->kmsg, sizeof(s->kmsg), text, "expect.kmsg");
 	if (!strcmp(key, "no_kmsg"))
 		return copy(st, s->no_kmsg, sizeof(s->no_kmsg), text, "expect.no_kmsg");
+	if (!strcmp(key, "stdout"))
+		return text[0] ? copy(st, s->stdout_has, sizeof(s->stdout_has), text, "expect.stdout") :
+				 fail(st, "expect.stdout= needs some text");
 	return parse_value(st, key, text, s);
 }
 
@@ -401,6 +404,66 @@ static int parse_envp_empty(struct scn_file *st, const char *text, struct scenar
 	return parse_count(st, "envp_empty", text, &s->envp_empty);
 }
 
+/* root=/debian: an absolute folder the program runs chrooted in. */
+static int parse_root(struct scn_file *st, const char *text, struct scenario *s)
+{
+	if (text[0] != '/')
+		return fail(st, "root= needs an absolute path: %s", text);
+	return copy(st, s->root, sizeof(s->root), text, "root=");
+}
+
+/*
+ * stdin=LINE\nLINE: the program's input, one line at a time; "\n"
+ * (backslash, n) ends a line and the last line gets its newline too.
+ * A value cannot hold a space, so neither can a line.  stdin= alone is
+ * an empty input (end of file at once).
+ */
+static int parse_stdin(struct scn_file *st, const char *text, struct scenario *s)
+{
+	size_t used = 0;
+
+	for (const char *p = text; *p; used++) {
+		if (used + 2 >= sizeof(s->stdin_text))
+			return fail(st, "stdin= too long");
+		if (p[0] == '\\' && p[1] == 'n') {
+			s->stdin_text[used] = '\n';
+			p += 2;
+		} else {
+			s->stdin_text[used] = *p++;
+		}
+	}
+	if (used && s->stdin_text[used - 1] != '\n')
+		s->stdin_text[used++] = '\n';
+	s->stdin_text[used] = '\0';
+	s->has_stdin = true;
+	return 0;
+}
+
+static int parse_observe(struct scn_file *st, const char *text, struct scenario *s)
+{
+	if (strcmp(text, "0") && strcmp(text, "1"))
+		return fail(st, "observe= takes 0 or 1");
+	s->observe = text[0] == '1';
+	return 0;
+}
+
+static int parse_command(struct scn_file *st, const char *key, const char *text, char *dst)
+{
+	if (text[0] != '/')
+		return fail(st, "%s= needs an absolute path: %s", key, text);
+	return copy(st, dst, SCN_TEXT, text, key);
+}
+
+static int parse_before(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_command(st, "before", text, s->before);
+}
+
+static int parse_after(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_command(st, "after", text, s->after);
+}
+
 /*
  * A scenario's fields (expect.KEY aside): a new one is a row and its
  * function, and no row depends on where another one is.
@@ -424,6 +487,11 @@ static const struct {
 	{ "abi", parse_abis },
 	{ "repeat", parse_repeat },
 	{ "ambient", parse_ambient },
+	{ "root", parse_root },
+	{ "stdin", parse_stdin },
+	{ "observe", parse_observe },
+	{ "before", parse_before },
+	{ "after", parse_after },
 };
 
 static int parse_field(struct scn_file *st, const char *key, const char *val, struct scenario *s)

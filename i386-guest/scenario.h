@@ -86,6 +86,22 @@ struct scenario {
 	 */
 	char kmsg[SCN_TEXT];
 	char no_kmsg[SCN_TEXT];
+	/* Text the program's output must contain (expect.stdout); "" for none. */
+	char stdout_has[SCN_TEXT];
+	/*
+	 * A Debian program (tests/scenarios/70-debian.scn): root is the
+	 * folder it runs chrooted in ("" for none); stdin its input lines,
+	 * each ending in '\n', fed one at a time (has_stdin false: the
+	 * runner's stdin); observe: the runner reads /proc/PID while the
+	 * program is stopped at its exec; before and after: a command
+	 * (comma-separated like run=) run as root in root around it.
+	 */
+	char root[SCN_TEXT];
+	bool has_stdin;
+	char stdin_text[SCN_TEXT];
+	bool observe;
+	char before[SCN_TEXT];
+	char after[SCN_TEXT];
 };
 
 struct scn_boot {

@@ -178,6 +178,26 @@ static void test_scenarios(void)
 	      s.ambient == ((1ULL << 13) | (1ULL << 7)) && s.uid == 1000,
 	      "scenario: ambient= takes @fcap's capability names");
 
+	check(parses("name=d run=/usr/bin/passwd root=/debian observe=1 "
+		     "stdin=old-pw\\nnew-pw\\nnew-pw before=/e,save,/etc/shadow "
+		     "after=/e,changed,/etc/shadow\n", &s) &&
+	      !strcmp(s.root, "/debian") && s.observe && s.has_stdin &&
+	      !strcmp(s.stdin_text, "old-pw\nnew-pw\nnew-pw\n") &&
+	      !strcmp(s.before, "/e,save,/etc/shadow") && !strcmp(s.after, "/e,changed,/etc/shadow"),
+	      "scenario: root=, observe=, stdin= lines (each ends in a newline), before=, after=");
+	check(parses("name=d run=/x stdin=\n", &s) && s.has_stdin && !s.stdin_text[0] &&
+	      parses("name=d run=/x stdin=a\\n\n", &s) && !strcmp(s.stdin_text, "a\n") &&
+	      parses("name=d run=/x\n", &s) && !s.has_stdin && !s.observe && !s.root[0],
+	      "scenario: stdin= alone is an empty input; no stdin= keeps the runner's");
+	check(parses("name=d run=/x expect.stdout=Maximum\n", &s) && !strcmp(s.stdout_has, "Maximum") &&
+	      s.nvalues == 0 && strstr(error_of("name=y run=/x expect.stdout=\n"), "needs some text"),
+	      "scenario: expect.stdout= is text the output contains, not a key");
+	check(strstr(error_of("name=y run=/x root=debian\n"), "t.scn:1: root= needs an absolute path") &&
+	      strstr(error_of("name=y run=/x after=effect\n"), "after= needs an absolute path") &&
+	      strstr(error_of("name=y run=/x before=\n"), "before= needs an absolute path") &&
+	      strstr(error_of("name=y run=/x observe=yes\n"), "observe= takes 0 or 1"),
+	      "error: relative root=, after=, empty before=, observe= not 0 or 1");
+
 	check(!strcmp(error_of("name=x run=/x\nname=y run=/x bogus=1\n"), "") ,
 	      "scenario: first of two scenarios parses");
 	check(strstr(error_of("name=y run=/x bogus=1\n"), "t.scn:1: unknown field 'bogus'") != NULL,
