@@ -27,7 +27,7 @@ export BUILD SERIES ARCH
 PACKAGES := linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12 qemu-system-x86 build-essential flex bison \
 	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
 	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl strace \
-	debhelper dpkg-dev fakeroot gdb lintian \
+	debhelper dpkg-dev fakeroot gdb lintian openjdk-17-jdk-headless zstd \
 	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
 PACKAGES_I386 := musl-dev:i386 busybox-static:i386 linux-config-6.1:i386
 # qemu-user runs the i386 programs a host test needs (the host kernel may
@@ -130,8 +130,18 @@ $(DEB_SAMPLE_LIST): $(DEB_SAMPLE_SRC)
 	@mkdir -p $(@D)
 	echo "file /bin/deb-helper-suid $(DEB_SAMPLE)/deb-root/usr/lib/sample/helper 4755 0 0" > $@
 
-initramfs: samples
+# The Debian boot's archive (guest.debian, tests/scenarios/70-debian.scn):
+# the guest's own, then Debian's i386 root under /debian, compressed.  The
+# kernel unpacks concatenated archives one after the other.  Compressed,
+# because the guest holds the archive in memory until it is unpacked,
+# and the root file system (tmpfs) may take only half of what is left
+# then: uncompressed, the KASAN guest ran out of room.
+DEBIAN_INITRAMFS = $(BUILD)/guest-$(ARCH)-debian.cpio
+
+initramfs: samples debian-root
 	i386-guest/mkinitramfs.sh $(INITRAMFS) $(ARCH)
+	cat $(INITRAMFS) $(DEBIAN_ROOT_CPIO).zst > $(DEBIAN_INITRAMFS).tmp
+	mv $(DEBIAN_INITRAMFS).tmp $(DEBIAN_INITRAMFS)
 
 guest: kernels initramfs
 
@@ -177,6 +187,33 @@ fuzz: deps
 
 install: elfnote
 	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote install PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)"
+
+# --- Debian's i386 root for the guests -------------------------------------------
+# make debian-root: Debian bookworm's i386 packages (i386-guest/debian/packages.txt
+# and what they depend on) unpacked, configured and packed under /debian
+# into $(DEBIAN_ROOT_CPIO) (docs/debian-root.md).  fetch.sh runs every time
+# but uses the network only when packages.txt or the host's sources changed;
+# mkroot.sh remakes the archive only when an input changed.  javac comes
+# from openjdk-17-jdk-headless.
+DEBIAN_ROOT_CPIO := $(BUILD)/guest-debian-i386.cpio
+DEBIAN_ROOT_SRC := $(shell find i386-guest/debian tests/debian -type f)
+
+debian-root: deps $(if $(wildcard $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id),,tree)
+	i386-guest/debian/fetch.sh
+	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
+	$(MAKE) -s $(BUILD)/host/gen_init_cpio $(DEBIAN_ROOT_CPIO).zst
+
+$(DEBIAN_ROOT_CPIO): $(DEBIAN_ROOT_SRC) $(BUILD)/debian/debs.txt $(BUILD)/elfnote/elfnote \
+		$(BUILD)/host/gen_init_cpio
+	i386-guest/debian/mkroot.sh
+	@touch $@
+
+# zstd, which every guest kernel unpacks (RD_ZSTD, on in tinyconfig).
+$(DEBIAN_ROOT_CPIO).zst: $(DEBIAN_ROOT_CPIO)
+	zstd -q -f -10 -T2 -o $@.tmp $<
+	mv $@.tmp $@
+
+.PHONY: debian-root
 
 # --- the commands ---------------------------------------------------------------
 # The kernels (Debian tree / guest architecture) make check boots; each

@@ -23,9 +23,10 @@ if [ -z "${QEMU:-}" ]; then
 	[ -n "$QEMU" ] || { echo "boot.sh: no ABI row for ARCH=${ARCH:-i386} in abis.txt" >&2; exit 2; }
 fi
 
+# GUEST_MEM: the guest's memory (QEMU -m), 512M unless a boot needs more.
 # QEMU_EXTRA: more QEMU options, e.g. "-icount shift=0" (bench.sh).
 # shellcheck disable=SC2206
-args=(-M pc -cpu max -m 512M -smp 1 -no-reboot -nodefaults ${QEMU_EXTRA:-}
+args=(-M pc -cpu max -m "${GUEST_MEM:-512M}" -smp 1 -no-reboot -nodefaults ${QEMU_EXTRA:-}
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 oops=panic $*")
 

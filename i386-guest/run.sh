@@ -33,6 +33,7 @@ SERIES=${SERIES:-6.1}
 ARCH=${ARCH:-i386}
 GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
 LINT=$BUILD/host/scenario-lint
+DEBIAN_MEM=${DEBIAN_MEM:-1G}
 mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 
 boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
@@ -123,7 +124,12 @@ wanted() {
 run_boot() {
 	local series=$1 arch=$2 variant=$3 boot=$4 params=$5
 	local kernel=$BUILD/out/linux-$series-$arch-$variant/arch/x86/boot/bzImage
-	local initramfs=${INITRAMFS:-$BUILD/guest-$arch.cpio}
+	local initramfs=${INITRAMFS:-$BUILD/guest-$arch.cpio} mem=512M
+	# A boot with guest.debian also unpacks Debian's i386 root
+	# (i386-guest/debian/): its own archive, and room for the JVM.
+	case " $params " in
+	*" guest.debian "*) initramfs=${INITRAMFS_DEBIAN:-$BUILD/guest-$arch-debian.cpio} mem=$DEBIAN_MEM ;;
+	esac
 	# A profile build (patched-debug) is its variant's kernel to the guest
 	# (uname -r ends in -patched) and to the scenarios.
 	local kind=${variant%%-*}
@@ -142,7 +148,7 @@ run_boot() {
 	mkdir -p "$results"
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	ARCH=$arch "$top/i386-guest/boot.sh" "$kernel" "$initramfs" "$log" guest.boot="$boot" $kunit $params
+	GUEST_MEM=$mem ARCH=$arch "$top/i386-guest/boot.sh" "$kernel" "$initramfs" "$log" guest.boot="$boot" $kunit $params
 	status=$?
 	secs=$(echo "$(date +%s.%N) - $start" | bc)
 	printf '%.1f\n' "$secs" > "$results/$boot.secs"

@@ -1,0 +1,397 @@
+#!/bin/bash
+# mkroot.sh: the guests' /debian root from the .debs fetch.sh downloaded
+# (docs/debian-root.md):
+#
+#   $BUILD/debian/root-i386/            the packages unpacked (dpkg-deb -x), /usr
+#                                       merged, docs dropped, configured
+#   $BUILD/generated/debian-i386.list   gen_init_cpio's list, all under /debian,
+#                                       modes and owners from the packages' own
+#                                       tar headers, not from the disk
+#   $BUILD/guest-debian-i386.cpio       the archive (byte-reproducible)
+#
+# No maintainer script can run here (they are i386 programs): what the
+# guests need of them is done below by hand.  Unpacking is redone only
+# when the .debs (or this script, or the names under etc/) change; the
+# rest only when an input changed: the packages, etc/, effect,
+# tests/debian/java, elfnote, gen_init_cpio, javac, this script.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+ELFNOTE=${ELFNOTE:-$BUILD/elfnote/elfnote}
+GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
+JAVAC=${JAVAC:-javac}
+dir=$BUILD/debian
+archives=$dir/archives
+manifest=$dir/debs.txt
+root=$dir/root-i386
+listing=$dir/listing.tsv
+overlay=$dir/overlay.tsv
+list=$BUILD/generated/debian-i386.list
+out=$BUILD/guest-debian-i386.cpio
+etc=$here/etc
+java_src=$top/tests/debian/java
+JRE=usr/lib/jvm/java-17-openjdk-i386
+
+die() { echo "mkroot.sh: $*" >&2; exit 1; }
+
+[ -s "$manifest" ] || die "$manifest is missing: run i386-guest/debian/fetch.sh first"
+[ -x "$ELFNOTE" ] || die "$ELFNOTE is missing: make elfnote"
+[ -x "$GEN_INIT_CPIO" ] || die "$GEN_INIT_CPIO is missing: make $GEN_INIT_CPIO"
+command -v "$JAVAC" > /dev/null || die "$JAVAC is missing (package openjdk-17-jdk-headless)"
+
+# The Python half: reading the packages' tar headers, and writing the list.
+read -r -d '' PY <<'PY' || true
+import os, stat, subprocess, sys, tarfile
+
+MERGED = {"bin", "sbin", "lib", "lib32", "libx32", "lib64"}
+DROP = ("usr/share/doc", "usr/share/man", "usr/share/locale", "usr/share/info")
+
+def die(msg):
+    sys.exit("mkroot.sh: " + msg)
+
+def canon(p):
+    """A package path as it lies in a merged-/usr root, without ./ or /."""
+    if p.startswith("./"):
+        p = p[2:]
+    p = p.strip("/")
+    if p == ".":
+        return ""
+    if p.split("/", 1)[0] in MERGED:
+        p = "usr/" + p
+    return p
+
+def dropped(p):
+    return any(p == d or p.startswith(d + "/") for d in DROP)
+
+def plain(s):
+    return s and not any(c.isspace() or c == "\\" for c in s)
+
+def listing(archives, manifest):
+    """Every entry of every package: PATH TYPE MODE OWNER GROUP LINK PKG MTIME."""
+    seen = {}
+    for deb in open(manifest).read().split():
+        pkg = deb.split("_", 1)[0]
+        proc = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", os.path.join(archives, deb)],
+                                stdout=subprocess.PIPE)
+        with tarfile.open(fileobj=proc.stdout, mode="r|") as tf:
+            for m in tf:
+                p = canon(m.name)
+                if not p or dropped(p):
+                    continue
+                if not plain(p):
+                    die(f"{deb}: '{m.name}' has a blank or backslash, which gen_init_cpio cannot take")
+                if m.isdir():
+                    t, link = "d", ""
+                elif m.issym():
+                    t, link = "l", m.linkname
+                elif m.islnk():
+                    t, link = "h", canon(m.linkname)
+                    if dropped(link):
+                        die(f"{deb}: hard link {p} to {link}, which is dropped")
+                elif m.isreg():
+                    t, link = "f", ""
+                else:
+                    die(f"{deb}: {m.name} is neither file, directory nor link")
+                if t in "lh" and not plain(link):
+                    die(f"{deb}: link target '{link}' of {p}")
+                e = (p, t, "%04o" % (m.mode & 0o7777), m.uname or str(m.uid),
+                     m.gname or str(m.gid), link, pkg, str(int(m.mtime)))
+                old = seen.get(p)
+                if old is None or (t == "d" and old[1] == "d" and pkg == "base-files"):
+                    seen[p] = e
+                elif old[1] == "d" and t == "d":
+                    pass
+                elif old[1:6] != e[1:6]:
+                    die(f"{p} is in {old[6]} and in {pkg} (with /usr merged)")
+        if proc.wait() != 0:
+            die(f"dpkg-deb --fsys-tarfile {deb} failed")
+    for p in sorted(seen):
+        print("\t".join(seen[p]))
+
+def ids(path, field):
+    table = {}
+    for line in open(path):
+        f = line.rstrip("\n").split(":")
+        table[f[0]] = int(f[field])
+    return table
+
+def cpio_list(listing, overlay, etc, root, prefix):
+    users, groups = ids(os.path.join(etc, "passwd"), 2), ids(os.path.join(etc, "group"), 2)
+
+    def num(name, table, what):
+        if name.isdigit():
+            return int(name)
+        if name not in table:
+            die(f"the packages name {what} '{name}', which etc/ does not define")
+        return table[name]
+
+    # PATH -> [TYPE, MODE, UID, GID, EXTRA]
+    ent = {}
+    for line in open(listing):
+        p, t, mode, user, group, link, _pkg, _mtime = line.rstrip("\n").split("\t")
+        ent[p] = [t, mode, num(user, users, "user"), num(group, groups, "group"), link]
+    copies = []
+    for line in open(overlay):
+        p, t, mode, uid, gid, extra = line.rstrip("\n").split("\t")
+        if not plain(p):
+            die(f"overlay path '{p}'")
+        if t == "c":
+            copies.append((p, extra))
+            continue
+        if p in ent and ent[p][0] == "d" and t != "d":
+            under = [q for q in ent if q.startswith(p + "/")]
+            if under:
+                die(f"{p} is made a {t} but the packages put {under[0]} in it")
+        ent[p] = [t, mode, int(uid), int(gid), extra]
+    for p, orig in copies:
+        if orig not in ent or ent[orig][0] != "f":
+            die(f"{p} is a copy of {orig}, not a file of the root")
+        ent[p] = ["f"] + ent[orig][1:4] + [""]
+
+    links = {}
+    for p, e in ent.items():
+        parent = os.path.dirname(p)
+        if parent and ent.get(parent, ["?"])[0] != "d":
+            die(f"{p}: its folder {parent} is not a folder of the root")
+        if e[0] == "h":
+            if ent.get(e[4], ["?"])[0] != "f":
+                die(f"{p}: hard link to {e[4]}, not a file of the root")
+            links.setdefault(e[4], []).append(p)
+    # What is on disk and what is listed must agree.
+    for p, e in ent.items():
+        disk = os.path.join(root, p)
+        if e[0] in "fh" and (os.path.islink(disk) or not os.path.isfile(disk)):
+            die(f"{disk} (listed as a file) is not a file")
+        if e[0] == "d" and (os.path.islink(disk) or not os.path.isdir(disk)):
+            die(f"{disk} (listed as a folder) is not a folder")
+        if e[0] == "l" and (not os.path.islink(disk) or os.readlink(disk) != e[4]):
+            die(f"{disk} (listed as a link to {e[4]}) is not that link")
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            p = os.path.relpath(os.path.join(d, n), root)
+            if p not in ent:
+                die(f"{root}/{p} is on disk but in no package and not added "
+                    f"(remove {root} to unpack afresh)")
+    print(f"dir {prefix} 0755 0 0")
+    for p in sorted(ent):
+        t, mode, uid, gid, extra = ent[p]
+        name = f"{prefix}/{p}"
+        if t == "d":
+            print(f"dir {name} {mode} {uid} {gid}")
+        elif t == "f":
+            hard = "".join(f" {prefix}/{q}" for q in sorted(links.get(p, [])))
+            print(f"file {name} {root}/{p} {mode} {uid} {gid}{hard}")
+        elif t == "l":
+            print(f"slink {name} {extra} 0777 {uid} {gid}")
+        elif t == "n":
+            print(f"nod {name} {mode} {uid} {gid} {extra}")
+
+if sys.argv[1] == "listing":
+    listing(*sys.argv[2:])
+else:
+    cpio_list(*sys.argv[2:])
+PY
+
+# --- inputs -------------------------------------------------------------------
+# Contents only: the same inputs wherever they lie.
+hash_files() { local f; for f; do sha256sum < "$f"; done | sha256sum | cut -d' ' -f1; }
+etc_names=$(cd "$etc" && find . -mindepth 1 | LC_ALL=C sort)
+unpack_id=$( { hash_files "$0"; cat "$manifest"; echo "$etc_names"; } | sha256sum | cut -d' ' -f1)
+build_id=$( { echo "$unpack_id"
+	(cd "$etc" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+	hash_files "$here/effect" "$here/stack-limit" "$java_src"/*.java "$ELFNOTE" "$GEN_INIT_CPIO"
+	"$JAVAC" -version 2>&1; echo "${SOURCE_DATE_EPOCH:-}"; } | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$dir/build.stamp" 2>/dev/null)" = "$build_id" ] && [ -f "$out" ] && [ -f "$list" ] && [ -d "$root" ]; then
+	echo "  DEBIAN  $out is up to date"
+	exit 0
+fi
+rm -f "$dir/build.stamp"
+
+# --- unpack ---------------------------------------------------------------------
+if [ "$(cat "$dir/unpack.stamp" 2>/dev/null)" != "$unpack_id" ] || [ ! -d "$root" ]; then
+	echo "  DEBIAN  unpacking $(wc -l < "$manifest") packages into $root"
+	rm -f "$dir/unpack.stamp"
+	rm -rf "$root" "$root.new"
+	mkdir -p "$root.new"
+	python3 -c "$PY" listing "$archives" "$manifest" > "$listing.new"
+	while read -r deb; do
+		dpkg-deb -x "$archives/$deb" "$root.new" || die "dpkg-deb -x $deb failed"
+	done < "$manifest"
+	# /usr merged as debootstrap makes bookworm: /bin, /sbin and /lib are
+	# links into /usr (the listing already names their files there; it
+	# refused any path two packages ship).
+	for d in bin sbin lib lib32 libx32 lib64; do
+		if [ ! -d "$root.new/$d" ] || [ -L "$root.new/$d" ]; then continue; fi
+		mkdir -p "$root.new/usr/$d"
+		cp -a "$root.new/$d/." "$root.new/usr/$d/"
+		rm -rf "$root.new/$d"
+	done
+	# Documentation, manual pages, translations: not needed, 13% of the size.
+	rm -rf "$root.new/usr/share/doc" "$root.new/usr/share/man" \
+		"$root.new/usr/share/locale" "$root.new/usr/share/info"
+	mv "$root.new" "$root"
+	mv "$listing.new" "$listing"
+	echo "$unpack_id" > "$dir/unpack.stamp"
+fi
+
+# Added files get the time of the newest package file: the archive is the
+# same for the same inputs.
+epoch=${SOURCE_DATE_EPOCH:-$(cut -f8 "$listing" | sort -n | tail -1)}
+
+# --- configure -------------------------------------------------------------------
+# What is added to the packages' entries, for the list: PATH TYPE MODE UID
+# GID EXTRA, TYPE d (folder), f (file), l (link to EXTRA), n (device node
+# EXTRA = c MAJOR MINOR), c (a copy of the file EXTRA, its mode and owner).
+: > "$overlay.new"
+ov() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$overlay.new"; }
+# Does a package ship PATH?
+in_listing() { awk -F'\t' -v p="$1" '$1 == p { found = 1 } END { exit !found }' "$listing"; }
+mkd() { # PATH MODE UID GID
+	if [ ! -d "$root/$1" ] || [ -L "$root/$1" ]; then rm -f "$root/$1"; mkdir -p "$root/$1"; fi
+	ov "$1" d "$2" "$3" "$4" ""
+}
+put() { # PATH MODE UID GID SOURCE
+	rm -f "$root/$1"
+	cp "$5" "$root/$1"
+	touch -d "@$epoch" "$root/$1"
+	ov "$1" f "$2" "$3" "$4" ""
+}
+empty() { put "$1" "$2" "$3" "$4" /dev/null; }
+lnk() { # PATH TARGET
+	if [ -d "$root/$1" ] && [ ! -L "$root/$1" ]; then rmdir "$root/$1"; else rm -f "$root/$1"; fi
+	ln -s "$2" "$root/$1"
+	ov "$1" l 0777 0 0 "$2"
+}
+nod() { ov "$1" n "$2" 0 0 "c $3 $4"; }
+
+echo "  DEBIAN  configuring $root"
+for d in bin sbin lib lib32 libx32 lib64; do
+	[ ! -d "$root/usr/$d" ] || lnk "$d" "usr/$d"
+done
+
+# Accounts, PAM, fstab...: i386-guest/debian/etc, over the packages' files.
+while read -r p; do
+	p=${p#./}
+	if [ -d "$etc/$p" ]; then
+		in_listing "etc/$p" || mkd "etc/$p" 0755 0 0
+	else
+		case $p in
+		shadow|gshadow) put "etc/$p" 0640 0 42 "$etc/$p" ;;
+		*) put "etc/$p" 0644 0 0 "$etc/$p" ;;
+		esac
+	fi
+done <<< "$etc_names"
+lnk etc/mtab ../proc/self/mounts
+
+# The guest's mount points and device nodes (a devtmpfs mounted on
+# /debian/dev would hide these).
+mkd proc 0555 0 0
+mkd sys 0555 0 0
+mkd tmp 1777 0 0
+mkd run 0755 0 0
+mkd run/lock 1777 0 0
+mkd dev 0755 0 0
+mkd dev/pts 0755 0 0
+mkd dev/shm 1777 0 0
+nod dev/null 0666 1 3
+nod dev/zero 0666 1 5
+nod dev/full 0666 1 7
+nod dev/random 0666 1 8
+nod dev/urandom 0666 1 9
+nod dev/tty 0666 5 0
+nod dev/console 0600 5 1
+lnk dev/fd /proc/self/fd
+lnk dev/stdin /proc/self/fd/0
+lnk dev/stdout /proc/self/fd/1
+lnk dev/stderr /proc/self/fd/2
+mkd home 0755 0 0
+mkd home/user 0755 1000 1000
+mkd home/other 0755 1001 1001
+mkd mnt 0755 0 0
+mkd mnt/user 0755 0 0
+
+# base-files' postinst.
+for d in srv opt etc/opt var/opt media usr/local usr/local/bin usr/local/etc \
+	usr/local/games usr/local/include usr/local/lib usr/local/sbin usr/local/share \
+	usr/local/src usr/local/libexec; do
+	mkd "$d" 0755 0 0
+done
+mkd var/mail 2775 0 8
+lnk var/spool/mail ../mail
+lnk var/run /run
+lnk var/lock /run/lock
+put root/.profile 0644 0 0 "$root/usr/share/base-files/dot.profile"
+put root/.bashrc 0644 0 0 "$root/usr/share/base-files/dot.bashrc"
+put etc/profile 0644 0 0 "$root/usr/share/base-files/profile"
+put etc/motd 0644 0 0 "$root/usr/share/base-files/motd"
+empty var/log/wtmp 0664 0 43
+empty var/log/btmp 0660 0 43
+empty var/log/lastlog 0664 0 43
+# login's, libpam-modules', java-common's and openjdk's postinst.
+empty var/log/faillog 0644 0 0
+empty etc/subuid 0644 0 0
+empty etc/subgid 0644 0 0
+empty etc/security/opasswd 0600 0 0
+mkd etc/.java 0755 0 0
+mkd etc/.java/.systemPrefs 0755 0 0
+empty etc/.java/.systemPrefs/.system.lock 0644 0 0
+empty etc/.java/.systemPrefs/.systemRootModFile 0644 0 0
+# update-alternatives, for the commands that have no other name.
+lnk etc/alternatives/awk /usr/bin/mawk
+lnk usr/bin/awk /etc/alternatives/awk
+lnk etc/alternatives/which /usr/bin/which.debianutils
+lnk usr/bin/which /etc/alternatives/which
+lnk etc/alternatives/java "/$JRE/bin/java"
+lnk usr/bin/java /etc/alternatives/java
+
+# The effect checker, stack-limit and the Java probe.
+put usr/local/libexec/effect 0755 0 0 "$here/effect"
+put usr/local/bin/stack-limit 0755 0 0 "$here/stack-limit"
+rm -rf "$dir/stackprobe" "$root/usr/local/share/stackprobe"
+"$JAVAC" --release 17 -d "$dir/stackprobe" "$java_src"/*.java || die "javac failed"
+mkd usr/local/share/stackprobe 0755 0 0
+for class in "$dir"/stackprobe/*.class; do
+	put "usr/local/share/stackprobe/${class##*/}" 0644 0 0 "$class"
+done
+
+# --- stamped copies -------------------------------------------------------------
+# Beside every setuid and setgid program, and ping (a file capability,
+# cap_net_raw+ep, which iputils-ping's postinst sets and a cpio archive
+# cannot carry: the guest sets it), NAME.stamped asking for a 32 MiB
+# secureexec stack; beside java, java.gap4k asking for a one-page guard
+# gap.  Owner and mode: the original's.
+stamp() { # PATH COPY ELFNOTE-OPTIONS...
+	local path=$1 copy=$2 before after
+	shift 2
+	file -b "$root/$path" | grep -q 'ELF 32-bit LSB .*Intel 80386' || die "$path is not an i386 ELF program"
+	rm -f "$root/$copy"
+	cp -p "$root/$path" "$root/$copy"
+	"$ELFNOTE" set "$@" "$root/$copy" > /dev/null || die "elfnote set $* $copy failed"
+	"$ELFNOTE" check "$root/$copy" || die "elfnote check $copy: not a well-formed note"
+	touch -d "@$epoch" "$root/$copy"
+	before=$(stat -c %s "$root/$path") after=$(stat -c %s "$root/$copy")
+	printf '/%s\t%s\t%s\t%s\t%s\n' "$copy" "$*" "$before" "$after" "$((after - before))" >> "$dir/stamped.tsv.new"
+	ov "$copy" c - - - "$path"
+}
+: > "$dir/stamped.tsv.new"
+mapfile -t privileged < <(awk -F'\t' '$2 == "f" && $3 ~ /^[2-7]/ { print $1 }' "$listing")
+for p in "${privileged[@]}" usr/bin/ping; do
+	stamp "$p" "$p.stamped" --suid-stack 32M
+done
+stamp "$JRE/bin/java" "$JRE/bin/java.gap4k" --stack-guard-gap 4K
+mv "$dir/stamped.tsv.new" "$dir/stamped.tsv"
+mv "$overlay.new" "$overlay"
+
+# --- the list and the archive ---------------------------------------------------------
+mkdir -p "$(dirname "$list")"
+python3 -c "$PY" list "$listing" "$overlay" "$etc" "$root" /debian > "$list.new"
+awk '$1 == "file" { print $3 }' "$list.new" | while read -r src; do
+	[ -f "$src" ] || die "$src (listed for the archive) does not exist"
+done
+mv "$list.new" "$list"
+"$GEN_INIT_CPIO" -t "$epoch" "$list" > "$out.tmp" || die "gen_init_cpio failed"
+mv "$out.tmp" "$out"
+echo "$build_id" > "$dir/build.stamp"
+echo "  DEBIAN  $out: $(du -m "$out" | cut -f1) MiB, $(wc -l < "$list") entries"
