@@ -38,64 +38,13 @@ mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 
 boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
 
-# Console log -> TAP lines, prefixed with [variant/boot].
+# Console log -> TAP lines, prefixed with [variant/boot]
+# (i386-guest/parse-log.awk).
 parse_log() {
-	local log=$1 tag=$2 want=$3 suites=$4 sanitized=$5
-	awk -v tag="$tag" -v want="$want" -v suites="$suites" -v sanitized="$sanitized" '
-	function emit(ok, name, extra) {
-		printf "%s - [%s] %s%s\n", ok ? "ok" : "not ok", tag, name, extra
-	}
-	{ sub(/\r$/, "") }
-	/^TAP version 13/ { runner = 1; started = 1; next }
-	!runner && /^    # Subtest: / { suite = $3; next }
-	!runner && /^    (not )?ok [0-9]+ / {
-		ok = $1 == "ok"
-		name = $0
-		sub(/^    (not )?ok [0-9]+ (- )?/, "", name)
-		skip = name ~ /# SKIP/
-		sub(/ *#.*/, "", name)
-		seen[suite]++
-		if (skip) { printf "ok - [%s] kunit %s.%s # SKIP\n", tag, suite, name; next }
-		emit(ok, "kunit " suite "." name, "")
-		next
-	}
-	!runner && /^        (not )?ok [0-9]+ / {
-		ok = $1 == "ok"
-		name = $0
-		sub(/^        (not )?ok [0-9]+ (- )?/, "", name)
-		emit(ok, "kunit " suite " param: " name, "")
-		next
-	}
-	!runner && /^        # .*(Expected|expected|ASSERTION|EXPECTATION)/ { print "#   " $0; next }
-	runner && /^(not )?ok [0-9]+ - / {
-		ok = $1 == "ok"
-		name = $0
-		sub(/^(not )?ok [0-9]+ - /, "", name)
-		emit(ok, name, "")
-		ran++
-		next
-	}
-	runner && /^#   (expected|observed|output):/ { print; next }
-	runner && /^# guest: kernel / { print "# [" tag "] " substr($0, 10); next }
-	runner && /^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
-	/KernelAddressSanitizer initialized/ { kasan = 1 }
-	/Oops|BUG:|WARNING:|Kernel panic|general protection fault|Call Trace:|UBSAN:|KASAN:/ {
-		bad++
-		if (bad <= 5) badlines = badlines "\n#   " $0
-	}
-	END {
-		complete = started && plan == want && ran == want
-		emit(complete, "all " want " scenarios reported",
-		     complete ? "" : sprintf(" # %s, plan %d, ran %d (guest died or hung?)",
-			     started ? "runner started" : "runner never started", plan, ran))
-		emit(!bad, "kernel log has no oops, BUG, WARNING or sanitizer report", bad ? badlines : "")
-		# A debug kernel whose KASAN is off would pass that check vacuously.
-		if (sanitized)
-			emit(kasan, "KASAN is active (kernel log)", "")
-		n = split(suites, want_suites, " ")
-		for (i = 1; i <= n; i++)
-			emit(seen[want_suites[i]] > 0, "kunit suite " want_suites[i] " ran", "")
-	}' "$log"
+	local log=$1 tag=$2 want=$3 suites=$4 sanitized=$5 series=$6
+	awk -v tag="$tag" -v want="$want" -v suites="$suites" -v sanitized="$sanitized" \
+		-v series="$series" -v known="$top/i386-guest/known-warnings.txt" \
+		-f "$top/i386-guest/parse-log.awk" "$log"
 }
 
 # The KUnit suites a variant's config promises ("# kunit-suite: NAME").
@@ -160,7 +109,7 @@ run_boot() {
 			echo "not ok - [$tag] QEMU ran # exit status $status, see $log"
 		fi
 		touch "$log"
-		parse_log "$log" "$tag" "$want" "$suites" "$(case "$variant" in *-debug) echo 1 ;; esac)"
+		parse_log "$log" "$tag" "$want" "$suites" "$(case "$variant" in *-debug) echo 1 ;; esac)" "$series"
 	} | tee "$results/$boot.tap"
 	{
 		printf '# %s: %s %s\n' "$tag" "$(basename "$kernel")" "$params"

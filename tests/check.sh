@@ -42,6 +42,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host test-table "$top/tests/host/test-table.sh"
 	run_host test-doc-paths "$top/tests/host/test-doc-paths.sh"
 	run_host test-effect "$top/tests/host/test-effect.sh"
+	run_host test-parse-log "$top/tests/host/test-parse-log.sh"
 	# i386 programs run under qemu-i386: the host's kernel may refuse them
 	# (make check makes sure it does: tests/host/no-i386.c).
 	run_host test-no-i386 "$top/tests/host/test-no-i386.sh"
