@@ -92,13 +92,13 @@ uapi: tree
 GUEST_LIB := i386-guest/lib
 GUEST_SRC := i386-guest/init.c i386-guest/scenario.c i386-guest/scenario.h \
 	i386-guest/exec-observe.c i386-guest/exec-observe.h \
-	$(addprefix $(GUEST_LIB)/,size-expr.c size-expr.h pad.c pad.h)
+	$(addprefix $(GUEST_LIB)/,size-expr.c size-expr.h pad.c pad.h proc-status.c proc-status.h)
 
 $(GUEST_BIN)/%/init: $(GUEST_SRC) $(BUILD)/uapi-%/.stamp
 	@mkdir -p $(@D)
 	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -o $@ \
 		i386-guest/init.c i386-guest/exec-observe.c i386-guest/scenario.c \
-		$(GUEST_LIB)/size-expr.c $(GUEST_LIB)/pad.c
+		$(GUEST_LIB)/size-expr.c $(GUEST_LIB)/pad.c $(GUEST_LIB)/proc-status.c
 
 $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 	@mkdir -p $(@D)
@@ -208,7 +208,7 @@ $(DEBIAN_ROOT_CPIO): $(DEBIAN_ROOT_SRC) $(BUILD)/debian/debs.txt $(BUILD)/elfnot
 	i386-guest/debian/mkroot.sh
 	@touch $@
 
-# zstd, which every guest kernel unpacks (RD_ZSTD, on in tinyconfig).
+# zstd, which every guest kernel unpacks (RD_ZSTD, kernel/config/guest.config).
 $(DEBIAN_ROOT_CPIO).zst: $(DEBIAN_ROOT_CPIO)
 	zstd -q -f -10 -T2 -o $@.tmp $<
 	mv $@.tmp $@

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "exec-observe.h"
+#include "lib/proc-status.h"
 
 #include <fcntl.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #define AT_SECURE_TYPE 23	/* elf.h's AT_SECURE, without elf.h */
-#define UNREADABLE "(unreadable)"
+#define UNREADABLE "unknown"	/* as lib/proc-status.h says it */
 
 static void add(char *out, size_t len, const char *key, const char *value)
 {
@@ -20,69 +20,36 @@ static void add(char *out, size_t len, const char *key, const char *value)
 		snprintf(out + used, len - used, "%sexec.%s=%s", used ? " " : "", key, value);
 }
 
-/* The first line of /proc/PID/FILE starting with prefix, after it. */
-static bool proc_line(pid_t pid, const char *file, const char *prefix, char *buf, size_t len)
+/* "Max stack size   8388608   unlimited   bytes" in /proc/PID/limits */
+static void add_limits(pid_t pid, char *out, size_t len)
 {
-	char path[64], line[512];
-	bool found = false;
+	char path[64], line[256], cur[32] = UNREADABLE, max[32] = UNREADABLE;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)pid);
 	f = fopen(path, "re");
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, prefix, strlen(prefix)))
-			continue;
-		snprintf(buf, len, "%s", line + strlen(prefix));
-		buf[strcspn(buf, "\n")] = '\0';
-		found = true;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Max stack size %31s %31s", cur, max) == 2)
+			break;
+		snprintf(cur, sizeof(cur), UNREADABLE);
+		snprintf(max, sizeof(max), UNREADABLE);
 	}
 	if (f)
 		fclose(f);
-	return found;
-}
-
-/* "Max stack size   8388608   unlimited   bytes" */
-static void add_limits(pid_t pid, char *out, size_t len)
-{
-	char rest[256], cur[32] = UNREADABLE, max[32] = UNREADABLE;
-
-	if (proc_line(pid, "limits", "Max stack size", rest, sizeof(rest)) &&
-	    sscanf(rest, "%31s %31s", cur, max) != 2)
-		snprintf(max, sizeof(max), UNREADABLE);
 	add(out, len, "rlim_cur", cur);
 	add(out, len, "rlim_max", max);
 }
 
-/* "Uid:\treal\teffective\tsaved\tfs": the second column. */
-static void add_id(pid_t pid, const char *prefix, const char *key, char *out, size_t len)
-{
-	char rest[128], real[16], eff[16] = UNREADABLE;
-
-	if (proc_line(pid, "status", prefix, rest, sizeof(rest)) &&
-	    sscanf(rest, "%15s %15s", real, eff) != 2)
-		snprintf(eff, sizeof(eff), UNREADABLE);
-	add(out, len, key, eff);
-}
-
-/* "StackGuardGap:\t    1024 kB", or no such line on a stock kernel. */
+/* The ids, CapEff and StackGuardGap (lib/proc-status.h). */
 static void add_status(pid_t pid, char *out, size_t len)
 {
-	char rest[128], value[32] = UNREADABLE;
-	unsigned long kb = 0;
+	struct proc_status st;
 
-	add_id(pid, "Uid:", "euid", out, len);
-	add_id(pid, "Gid:", "egid", out, len);
-	if (proc_line(pid, "status", "CapEff:", rest, sizeof(rest)))
-		sscanf(rest, "%31s", value);
-	add(out, len, "capeff", value);
-	snprintf(value, sizeof(value), "none");
-	if (proc_line(pid, "status", "StackGuardGap:", rest, sizeof(rest))) {
-		if (sscanf(rest, "%lu", &kb) == 1)
-			snprintf(value, sizeof(value), "%lu", kb * 1024);
-		else
-			snprintf(value, sizeof(value), UNREADABLE);
-	}
-	add(out, len, "gap", value);
+	proc_status((int)pid, &st);
+	add(out, len, "euid", st.euid);
+	add(out, len, "egid", st.egid);
+	add(out, len, "capeff", st.capeff);
+	add(out, len, "gap", st.gap);
 }
 
 /* AT_SECURE from the saved auxiliary vector: pairs of the program's words. */

@@ -29,7 +29,7 @@
  *                                 than the program's: the ELF interpreter,
  *                                 which the kernel maps at the mmap base
  *                                 (/proc/PID/maps), or "none"
- * A value that could not be read is "(unreadable)".
+ * A value that could not be read is "unknown".
  */
 void exec_observe(pid_t pid, int word_size, char *out, size_t len);
 

@@ -304,7 +304,7 @@ struct span {
 
 static int run_child(const struct scenario *s, struct observed *o);
 static int run_with_sysctl(const struct scenario *s, struct observed *o);
-static int run_aside(const char *command, const char *root, char *out, size_t len);
+static int run_aside(const struct scn_command *c, const char *root, char *out, size_t len);
 
 /* Reads a sysctl into old (if given), then writes value; 0 or -1. */
 static int swap_sysctl(const char *path, const char *value, char *old, size_t len)
@@ -404,11 +404,11 @@ static int run(const struct scenario *s, struct observed *o)
 	int kmsg = kmsg_open(), r;
 
 	o->output[0] = '\0';
-	o->before_status = s->before[0] ?
-		run_aside(s->before, s->root, o->output, sizeof(o->output)) : 0;
+	o->before_status = s->before.argc ?
+		run_aside(&s->before, s->root, o->output, sizeof(o->output)) : 0;
 	r = run_with_sysctl(s, o);
-	o->after_status = s->after[0] ?
-		run_aside(s->after, s->root, o->output, sizeof(o->output)) : 0;
+	o->after_status = s->after.argc ?
+		run_aside(&s->after, s->root, o->output, sizeof(o->output)) : 0;
 	o->kmsg_ok = kmsg_collect(kmsg, o->kmsg, sizeof(o->kmsg));
 	if (kmsg >= 0)
 		close(kmsg);
@@ -509,13 +509,13 @@ static int collect_output(int fd, struct feed *f, char *out, size_t len)
 	return n < 0 && errno == EINTR ? -1 : 0;
 }
 
-/* Waits for pid; a wait the alarm interrupts kills it. */
-static int reap(pid_t pid, int *status, struct observed *o)
+/* Waits for pid; a wait the alarm interrupts kills it (*timed_out). */
+static int reap(pid_t pid, int *status, bool *timed_out)
 {
 	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR)
 			return -1;
-		o->timed_out = true;
+		*timed_out = true;
 		kill(pid, SIGKILL);
 	}
 	return 0;
@@ -531,7 +531,7 @@ static int observe_exec(pid_t pid, int *status, struct observed *o)
 {
 	size_t used = strlen(o->output);
 
-	if (reap(pid, status, o))
+	if (reap(pid, status, &o->timed_out))
 		return -1;
 	if (!WIFSTOPPED(*status))
 		return 1;
@@ -589,7 +589,7 @@ static int run_child(const struct scenario *s, struct observed *o)
 	feed_close(&feed);
 	if (read(errp[0], &err, sizeof(err)) != sizeof(err))
 		err = 0;
-	if (ended < 0 || (!ended && reap(pid, &status, o)))
+	if (ended < 0 || (!ended && reap(pid, &status, &o->timed_out)))
 		return -1;
 	alarm(0);
 	close(out[0]);
@@ -599,22 +599,21 @@ static int run_child(const struct scenario *s, struct observed *o)
 }
 
 /*
- * before=, after=: the command (comma-separated like run=) as root, in
- * the scenario's root, stdin /dev/null; its output is appended to out.
+ * before=, after=: the command as root, in the scenario's root, stdin
+ * /dev/null, under the scenario's alarm; its output is appended to out.
  * Returns its exit status, 128 + the signal that ended it, or -1.
  */
-static int run_aside(const char *command, const char *root, char *out, size_t len)
+static int run_aside(const struct scn_command *c, const char *root, char *out, size_t len)
 {
-	char buf[SCN_TEXT], *argv[SCN_MAX_ARGS], *save = NULL;
-	int pipefd[2], status, argc = 0;
+	char *argv[SCN_MAX_ARGS];
 	struct feed none = { -1, -1, "" };
+	bool timed_out = false;
+	int pipefd[2], status;
 	pid_t pid;
 
-	snprintf(buf, sizeof(buf), "%s", command);
-	for (char *a = strtok_r(buf, ",", &save); a && argc < SCN_MAX_ARGS - 1;
-	     a = strtok_r(NULL, ",", &save))
-		argv[argc++] = a;
-	argv[argc] = NULL;
+	for (int i = 0; i < c->argc; i++)
+		argv[i] = (char *)c->argv[i];
+	argv[c->argc] = NULL;
 	fflush(stdout);
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -1;
@@ -633,11 +632,13 @@ static int run_aside(const char *command, const char *root, char *out, size_t le
 		_exit(127);
 	}
 	close(pipefd[1]);
-	collect_output(pipefd[0], &none, out, len);
+	alarm(SCENARIO_TIMEOUT);
+	if (collect_output(pipefd[0], &none, out, len) < 0)
+		kill(pid, SIGKILL);
 	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	if (reap(pid, &status, &timed_out))
+		return -1;
+	alarm(0);
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
@@ -689,16 +690,17 @@ static bool log_has(const char *log, const char *words)
 }
 
 /* before=/after= must exit 0; a failure is shown with the command. */
-static bool judge_aside(const char *key, const char *command, int status, struct verdict *vd)
+static bool judge_aside(const char *key, const struct scn_command *c, int status,
+			struct verdict *vd)
 {
-	char text[SCN_TEXT + 32];
+	char text[2 * SCN_TEXT + 32];
 
-	if (!command[0] || !status)
+	if (!c->argc || !status)
 		return true;
-	snprintf(text, sizeof(text), " %s=%s:", key, command);
+	/* The program and its first argument: effect's check, say. */
+	snprintf(text, sizeof(text), " %s=%s%s%s:exit=%d", key, c->argv[0],
+		 c->argc > 1 ? "," : "", c->argc > 1 ? c->argv[1] : "", status);
 	append(vd->observed, sizeof(vd->observed), "%s%s", text, "");
-	snprintf(text, sizeof(text), "%d", status);
-	append(vd->observed, sizeof(vd->observed), "exit=%s%s", text, "");
 	return false;
 }
 
@@ -747,8 +749,8 @@ static bool judge(const struct scenario *s, const struct observed *o, const stru
 		       has ? s->stdout_has : "(not in the output)");
 		ok = ok && has;
 	}
-	ok = judge_aside("before", s->before, o->before_status, vd) && ok;
-	ok = judge_aside("after", s->after, o->after_status, vd) && ok;
+	ok = judge_aside("before", &s->before, o->before_status, vd) && ok;
+	ok = judge_aside("after", &s->after, o->after_status, vd) && ok;
 	if (s->kmsg[0]) {
 		bool has = log_has(o->kmsg, s->kmsg);
 

@@ -266,22 +266,29 @@ static int parse_expect(struct scn_file *st, const char *key, const char *text, 
 	return parse_value(st, key, text, s);
 }
 
-static int parse_run(struct scn_file *st, const char *text, struct scenario *s)
+/* PATH[,ARG...] for key= (run, before, after) into argv, *argc of them. */
+static int parse_command(struct scn_file *st, const char *key, const char *text,
+			 char (*argv)[SCN_TEXT], int *argc)
 {
 	char buf[LINE_MAX_LEN];
 	char *arg, *save = NULL;
 
-	if (copy(st, buf, sizeof(buf), text, "run="))
+	if (copy(st, buf, sizeof(buf), text, key))
 		return -1;
 	for (arg = strtok_r(buf, ",", &save); arg; arg = strtok_r(NULL, ",", &save)) {
-		if (s->argc == SCN_MAX_ARGS - 1)
-			return fail(st, "run= has more than %d arguments", SCN_MAX_ARGS - 1);
-		if (copy(st, s->argv[s->argc++], SCN_TEXT, arg, "argument"))
+		if (*argc == SCN_MAX_ARGS - 1)
+			return fail(st, "%s= has more than %d arguments", key, SCN_MAX_ARGS - 1);
+		if (copy(st, argv[(*argc)++], SCN_TEXT, arg, "argument"))
 			return -1;
 	}
-	if (!s->argc || s->argv[0][0] != '/')
-		return fail(st, "run= needs an absolute path: %s", text);
+	if (!*argc || argv[0][0] != '/')
+		return fail(st, "%s= needs an absolute path: %s", key, text);
 	return 0;
+}
+
+static int parse_run(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_command(st, "run", text, s->argv, &s->argc);
 }
 
 /* sysctl=fs.name=VALUE: the dotted name becomes a /proc/sys path. */
@@ -447,21 +454,14 @@ static int parse_observe(struct scn_file *st, const char *text, struct scenario 
 	return 0;
 }
 
-static int parse_command(struct scn_file *st, const char *key, const char *text, char *dst)
-{
-	if (text[0] != '/')
-		return fail(st, "%s= needs an absolute path: %s", key, text);
-	return copy(st, dst, SCN_TEXT, text, key);
-}
-
 static int parse_before(struct scn_file *st, const char *text, struct scenario *s)
 {
-	return parse_command(st, "before", text, s->before);
+	return parse_command(st, "before", text, s->before.argv, &s->before.argc);
 }
 
 static int parse_after(struct scn_file *st, const char *text, struct scenario *s)
 {
-	return parse_command(st, "after", text, s->after);
+	return parse_command(st, "after", text, s->after.argv, &s->after.argc);
 }
 
 /*

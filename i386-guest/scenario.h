@@ -59,6 +59,12 @@ int scn_abi_index(const char *name);
  */
 const char *scn_kernel_abis(const char *machine);
 
+/* A command given as run= gives it: PATH[,ARG...]; argc 0 for none. */
+struct scn_command {
+	char argv[SCN_MAX_ARGS][SCN_TEXT];
+	int argc;
+};
+
 struct scenario {
 	char name[128];
 	int line;
@@ -100,8 +106,7 @@ struct scenario {
 	bool has_stdin;
 	char stdin_text[SCN_TEXT];
 	bool observe;
-	char before[SCN_TEXT];
-	char after[SCN_TEXT];
+	struct scn_command before, after;
 };
 
 struct scn_boot {

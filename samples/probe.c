@@ -24,52 +24,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "../i386-guest/lib/proc-status.h"
 #include "../i386-guest/lib/stackmap.h"
-
-/* What the probe reads from /proc/self/status. */
-struct status {
-	char capeff[64];	/* CapEff, hex as the kernel prints it */
-	char gap[32];		/* StackGuardGap in bytes, "none" or "unknown" */
-};
-
-/* StackGuardGap's value ("    1024 kB") in bytes; "unknown" if not in kB. */
-static void gap_bytes(const char *text, char *out, size_t len)
-{
-	unsigned long long kb;
-	char unit[4];
-
-	if (sscanf(text, "%llu %3s", &kb, unit) == 2 && !strcmp(unit, "kB"))
-		snprintf(out, len, "%llu", kb * 1024);
-	else
-		snprintf(out, len, "unknown");
-}
-
-/* CapEff and StackGuardGap, in one pass over the file. */
-static void read_status(struct status *st)
-{
-	static const char gap_key[] = "StackGuardGap:";
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "re");
-
-	snprintf(st->capeff, sizeof(st->capeff), "unknown");
-	snprintf(st->gap, sizeof(st->gap), "%s", f ? "none" : "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, gap_key, sizeof(gap_key) - 1))
-			gap_bytes(line + sizeof(gap_key) - 1, st->gap, sizeof(st->gap));
-		else
-			sscanf(line, "CapEff: %63s", st->capeff);
-	}
-	fclose(f);
-}
 
 int main(void)
 {
 	struct rlimit rl;
 	uintptr_t lo = 0, hi = 0, top = 0;
 	char cur[32], max[32];
-	struct status st;
+	struct proc_status st;
 	void *map;
 
 	if (getrlimit(RLIMIT_STACK, &rl)) {
@@ -86,7 +49,7 @@ int main(void)
 		perror("probe: /proc/self/maps");
 		return 1;
 	}
-	read_status(&st);
+	proc_status(0, &st);
 	printf("uid=%u euid=%u gid=%u egid=%u secure=%lu rlim_cur=%s rlim_max=%s mmap=%#lx mmap_top=%#lx stack_top=%#lx stack_size=%lu capeff=%s gap=%s\n",
 	       getuid(), geteuid(), getgid(), getegid(), getauxval(AT_SECURE),
 	       rlimit_text(rl.rlim_cur, cur, sizeof(cur)),

@@ -183,7 +183,9 @@ static void test_scenarios(void)
 		     "after=/e,changed,/etc/shadow\n", &s) &&
 	      !strcmp(s.root, "/debian") && s.observe && s.has_stdin &&
 	      !strcmp(s.stdin_text, "old-pw\nnew-pw\nnew-pw\n") &&
-	      !strcmp(s.before, "/e,save,/etc/shadow") && !strcmp(s.after, "/e,changed,/etc/shadow"),
+	      s.before.argc == 3 && !strcmp(s.before.argv[0], "/e") &&
+	      !strcmp(s.before.argv[2], "/etc/shadow") && s.after.argc == 3 &&
+	      !strcmp(s.after.argv[1], "changed"),
 	      "scenario: root=, observe=, stdin= lines (each ends in a newline), before=, after=");
 	check(parses("name=d run=/x stdin=\n", &s) && s.has_stdin && !s.stdin_text[0] &&
 	      parses("name=d run=/x stdin=a\\n\n", &s) && !strcmp(s.stdin_text, "a\n") &&

@@ -93,7 +93,7 @@ move_note() {
 # Everything a corpus binary is built from: a change rebuilds them all.
 lib=$top/i386-guest/lib
 inputs=$( { echo "$CC_ABI"; cat "$top/samples/probe.c" "$lib/stackmap.c" "$lib/stackmap.h" \
-	"$lib/size-expr.c" "$0"; } | sha256sum | cut -d' ' -f1)
+	"$lib/proc-status.c" "$lib/proc-status.h" "$lib/size-expr.c" "$0"; } | sha256sum | cut -d' ' -f1)
 
 scn=$out/scenarios/60-malformed-notes.scn
 list=$out/$abi/corpus.list
@@ -121,7 +121,7 @@ while read -r name outcome words; do
 		rm -f "$src"
 		$CC_ABI -std=gnu11 -O2 -static -s -Wl,--build-id=none \
 			-o "$bin/bad-$name.tmp" "$top/samples/probe.c" "$lib/stackmap.c" \
-			"$lib/size-expr.c" -x assembler "$src.tmp"
+			"$lib/proc-status.c" "$lib/size-expr.c" -x assembler "$src.tmp"
 		case "$name" in
 		cross-page-*) move_note "$bin/bad-$name.tmp" cross-page ;;
 		past-eof-*) move_note "$bin/bad-$name.tmp" past-eof ;;
