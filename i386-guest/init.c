@@ -10,6 +10,7 @@
  *   guest.shell      no scenarios: an interactive busybox shell on ttyS0
  *   guest.debian     the initramfs has Debian's root in /debian: mount
  *                    /proc and /sys there, bring up lo
+ *   guest.overlay    mount /abi again at /ovl through overlayfs
  *
  * ABIs (scenario.h): an i386 kernel runs the scenarios once, "i386"; an
  * x86_64 kernel runs them twice, "x86_64" with the 64-bit programs, then
@@ -43,6 +44,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -1010,6 +1012,33 @@ static void prepare_debian(void)
 	printf("# guest: Debian root in /debian, lo up\n");
 }
 
+/*
+ * guest.overlay (tests/scenarios/52-note-overlay.scn): every ABI's
+ * programs again under /ovl/ABI, through an overlayfs whose lower layer is
+ * /abi and whose upper layer is a tmpfs.  An overlayfs file has no page
+ * cache of its own: exec reads and maps the lower file through it, and the
+ * exec policy note must be read the same way.
+ */
+static void prepare_overlay(void)
+{
+	static const char *const dirs[] = { "/ovl", "/ovl-rw", "/ovl-rw/upper", "/ovl-rw/work" };
+	const char *opts = "lowerdir=/abi,upperdir=/ovl-rw/upper,workdir=/ovl-rw/work";
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (mkdir(dirs[i], 0755) && errno != EEXIST)
+			goto fail;
+		if (i == 1 && mount("tmpfs", "/ovl-rw", "tmpfs", 0, "mode=0755"))
+			goto fail;
+	}
+	if (mount("overlay", "/ovl", "overlay", 0, opts))
+		goto fail;
+	printf("# guest: /abi through overlayfs in /ovl\n");
+	return;
+fail:
+	/* The scenarios of this boot then fail: their programs are missing. */
+	printf("# guest: overlayfs in /ovl: %s\n", strerror(errno));
+}
+
 static void shell(void)
 {
 	pid_t pid = fork();
@@ -1089,6 +1118,8 @@ int main(int argc, char **argv)
 
 	if (cmdline_value("guest.debian", flag, sizeof(flag)))
 		prepare_debian();
+	if (cmdline_value("guest.overlay", flag, sizeof(flag)))
+		prepare_overlay();
 	if (!cmdline_value("guest.abi", abis, sizeof(abis)))
 		snprintf(abis, sizeof(abis), "%s", scn_kernel_abis(machine));
 	if (cmdline_value("guest.shell", flag, sizeof(flag))) {
