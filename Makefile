@@ -110,7 +110,8 @@ samples: deps uapi
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
 	for abi in $(PROGRAM_ABIS); do \
 		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote && \
-		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi || exit; \
+		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi && \
+		i386-guest/kselftests.sh $(BUILD)/src/linux-$(SERIES)-patched $$abi $(UAPI) $(BUILD)/generated || exit; \
 	done
 	$(MAKE) -s $(INIT) $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint $(DEB_SAMPLE_LIST)
 

@@ -52,6 +52,8 @@ abi_list() {
 		"$top/i386-guest/initramfs.list"
 	# The malformed-note corpus (tests/malformed/make-corpus.sh).
 	cat "$BUILD/generated/$2/corpus.list"
+	# The kernel's own selftests (i386-guest/kselftests.sh).
+	cat "$BUILD/generated/$2/kselftest.list"
 	# A Debian package's setuid helper, x86_64 only (the top Makefile).
 	[ ! -f "$BUILD/generated/$2/deb.list" ] || cat "$BUILD/generated/$2/deb.list"
 	} | sed -E "s#^(dir|file|slink)( +)/(bin|lib)#\1\2/abi/$abi/\3#"

@@ -14,7 +14,7 @@
 #define SCN_MAX_ARGS 16
 #define SCN_MAX_VALUES 16
 #define SCN_MAX_LETS 64
-#define SCN_MAX_BOOTS 8
+#define SCN_MAX_BOOTS 16
 #define SCN_MAX_FCAPS 8
 #define SCN_TEXT 256
 #define SCN_MAX_STRINGS (4 << 20)	/* argv_empty, envp_empty */

@@ -14,11 +14,42 @@ report=$BUILD/check.tap
 
 # Every patch of a series must be checkpatch --strict clean.  (That each
 # applies is checked by kernel/tree.sh, which stops the build otherwise.)
+# A backport of a mainline commit ("Backport of mainline commit ..." in
+# its message) keeps mainline's text, and names mainline commits that a
+# tree extracted from a tarball has no history for: for those patches
+# alone, UNKNOWN_COMMIT_ID and CONFIG_DESCRIPTION (mainline's own
+# two-line Kconfig help) are not counted.
+#
+# checkpatch also asks "does MAINTAINERS need updating?" (FILE_PATH_CHANGES)
+# of every patch that adds a file without touching MAINTAINERS.  Where each
+# added file lies in a folder MAINTAINERS already lists (an "F:" line ending
+# in "/"), the answer is no, and the warning is not counted.
+maintained_folders() {
+	local patch=$1 tree=$2 file dir
+	grep -A1 '^diff --git ' "$patch" | grep -B1 '^new file mode' | \
+		sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' | while read -r file; do
+		dir=${file%/*}
+		until grep -q "^F:[[:space:]]*$dir/\$" "$tree/MAINTAINERS"; do
+			[ "$dir" = "${dir%/*}" ] && { echo "$file"; break; }
+			dir=${dir%/*}
+		done
+	done | grep -q . && return 1
+	return 0
+}
+
 checkpatch_series() {
-	local series=$1 tree=$BUILD/src/linux-$1-pristine name out
+	local series=$1 tree=$BUILD/src/linux-$1-pristine name out ignore patch
 	while read -r name; do
 		case "$name" in ''|'#'*) continue ;; esac
-		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet "$top/kernel/patches/$series/$name" 2>&1); then
+		patch=$top/kernel/patches/$series/$name
+		ignore=
+		if grep -q '^Backport of mainline commit [0-9a-f]\{12,\} ' "$patch"; then
+			ignore=,UNKNOWN_COMMIT_ID,CONFIG_DESCRIPTION
+		fi
+		if ! grep -q '^diff --git a/MAINTAINERS ' "$patch" && maintained_folders "$patch" "$tree"; then
+			ignore=$ignore,FILE_PATH_CHANGES
+		fi
+		if out=$(cd "$tree" && ./scripts/checkpatch.pl --strict --quiet ${ignore:+"--ignore=${ignore#,}"} "$patch" 2>&1); then
 			echo "ok - checkpatch --strict $series/$name"
 		else
 			echo "not ok - checkpatch --strict $series/$name"
