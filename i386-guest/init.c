@@ -1021,22 +1021,17 @@ static void prepare_debian(void)
  */
 static void prepare_overlay(void)
 {
-	static const char *const dirs[] = { "/ovl", "/ovl-rw", "/ovl-rw/upper", "/ovl-rw/work" };
 	const char *opts = "lowerdir=/abi,upperdir=/ovl-rw/upper,workdir=/ovl-rw/work";
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (mkdir(dirs[i], 0755) && errno != EEXIST)
-			goto fail;
-		if (i == 1 && mount("tmpfs", "/ovl-rw", "tmpfs", 0, "mode=0755"))
-			goto fail;
+	if (mkdir("/ovl", 0755) || mkdir("/ovl-rw", 0755) ||
+	    mount("tmpfs", "/ovl-rw", "tmpfs", 0, "mode=0755") ||
+	    mkdir("/ovl-rw/upper", 0755) || mkdir("/ovl-rw/work", 0755) ||
+	    mount("overlay", "/ovl", "overlay", 0, opts)) {
+		/* The scenarios of this boot then fail: their programs are missing. */
+		printf("# guest: overlayfs in /ovl: %s\n", strerror(errno));
+		return;
 	}
-	if (mount("overlay", "/ovl", "overlay", 0, opts))
-		goto fail;
 	printf("# guest: /abi through overlayfs in /ovl\n");
-	return;
-fail:
-	/* The scenarios of this boot then fail: their programs are missing. */
-	printf("# guest: overlayfs in /ovl: %s\n", strerror(errno));
 }
 
 static void shell(void)
