@@ -7,6 +7,7 @@
 #   make check-all  the same for linux-source-6.1 and 6.12, i386 and x86_64
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
+#   make bench-count  count the note reader's instructions per exec (not a test)
 #   make bench-scan  time elfnote scan --all /usr against readelf (not a test)
 #   make shell    boot the patched guest with an interactive busybox shell
 #   make elfnote  build the note tool; make install PREFIX=... DESTDIR=...
@@ -254,6 +255,11 @@ bench: deps initramfs
 	kernel/build.sh patched $(ARCH) bench
 	i386-guest/bench.sh
 
+# Not a test: counts the note reader's instructions per exec on the
+# patched kernel, exactly, by single-stepping it; writes docs/benchmarks.md.
+bench-count: deps guest
+	i386-guest/bench-count.sh
+
 # Not a test: elfnote scan --all /usr against readelf -n, eu-readelf -n and
 # a floor (ROUNDS=3), writes docs/benchmarks.md.
 bench-scan: deps
@@ -269,4 +275,4 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-scan shell clean distclean
+.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean
