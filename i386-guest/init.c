@@ -24,13 +24,14 @@
  *
  * Which kernel this is (stock or patched) comes from `uname -r`, whose
  * suffix kernel/build.sh sets; scenarios with kernel=stock|patched run only
- * there.  Each scenario runs in a child: RLIMIT_STACK, personality, groups,
- * gid and uid are set in that order (the rlimit first, while root may still
- * raise the hard limit), the ambient= capabilities are raised, then the
- * program is exec'd with the scenario's argv/envp padding.  An exec failure
- * comes back through a close-on-exec pipe as its errno.  A scenario with
- * repeat=N runs N times and passes when every run does; it is still one
- * test.
+ * there, and those with series=6.1 only on a 6.1 kernel (the release's
+ * MAJOR.MINOR).  Each scenario runs in a child: RLIMIT_STACK, personality,
+ * groups, gid and uid are set in that order (the rlimit first, while root
+ * may still raise the hard limit), the ambient= capabilities are raised,
+ * then the program is exec'd with the scenario's argv/envp padding.  An
+ * exec failure comes back through a close-on-exec pipe as its errno.  A
+ * scenario with repeat=N runs N times and passes when every run does; it
+ * is still one test.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -72,6 +73,7 @@
 
 static char cmdline[1024];
 static char kernel_variant[32];
+static char kernel_series[16];	/* MAJOR.MINOR of the release: "6.1", "6.12" */
 static char machine[65];
 static const char *current_abi = "i386";
 static int test_number, passed, failed;
@@ -115,10 +117,15 @@ static void detect_kernel(void)
 {
 	struct utsname u = { 0 };
 	const char *dash;
+	size_t major;
 
 	strcpy(kernel_variant, "unknown");
 	if (uname(&u) == 0 && (dash = strrchr(u.release, '-')))
 		snprintf(kernel_variant, sizeof(kernel_variant), "%s", dash + 1);
+	major = strspn(u.release, "0123456789");
+	if (u.release[major] == '.')
+		snprintf(kernel_series, sizeof(kernel_series), "%.*s",
+			 (int)(major + 1 + strspn(u.release + major + 1, "0123456789")), u.release);
 	snprintf(machine, sizeof(machine), "%s", u.machine);
 	printf("# guest: kernel %s %s (%s), variant %s\n", u.sysname, u.release,
 	       u.machine, kernel_variant);
@@ -751,6 +758,19 @@ static bool judge(const struct scenario *s, const struct observed *o, const stru
 		       has ? s->stdout_has : "(not in the output)");
 		ok = ok && has;
 	}
+	if (s->ktap.set) {
+		struct scn_ktap got;
+		char text[SCN_TEXT];
+		bool has = !scn_ktap_totals(o->output, &got);
+
+		scn_ktap_text(&s->ktap, text, sizeof(text));
+		append(expected, sizeof(vd->expected), " %s%s", "ktap=", text);
+		if (has)
+			scn_ktap_text(&got, text, sizeof(text));
+		append(observed, sizeof(vd->observed), " %s%s", "ktap=",
+		       has ? text : "(no totals line)");
+		ok = ok && has && !memcmp(got.n, s->ktap.n, sizeof(got.n));
+	}
 	ok = judge_aside("before", &s->before, o->before_status, vd) && ok;
 	ok = judge_aside("after", &s->after, o->after_status, vd) && ok;
 	if (s->kmsg[0]) {
@@ -873,6 +893,7 @@ static void report(const struct scenario *s, const struct observed *o, const str
 static bool selected(const struct scenario *s, const char *boot)
 {
 	return !strcmp(s->boot, boot) && scn_runs_on(s, current_abi) &&
+	       scn_runs_in(s, kernel_series) &&
 	       (!strcmp(s->kernel, "any") || !strcmp(s->kernel, kernel_variant));
 }
 

@@ -56,12 +56,13 @@ kunit_suites() {
 		sed -n 's/^# kunit-suite: //p' | sort -u | tr '\n' ' '
 }
 
-# How many scenarios a kernel of this kind runs in this boot, over the
-# ABIs its guest runs every scenario under (x86_64: x86_64 and ia32).
+# How many scenarios a kernel of this series and kind runs in this boot,
+# over the ABIs its guest runs every scenario under (x86_64: x86_64 and
+# ia32).
 wanted() {
-	local arch=$1 kind=$2 boot=$3 abi n want=0
+	local series=$1 arch=$2 kind=$3 boot=$4 abi n want=0
 	for abi in $("$LINT" --abis "$arch"); do
-		n=$("$LINT" --abi "$abi" --count "$boot" "${scenarios[@]}" |
+		n=$("$LINT" --abi "$abi" --series "$series" --count "$boot" "${scenarios[@]}" |
 			awk -v v="$kind" '$1 == v { print $2 }')
 		want=$((want + n))
 	done
@@ -86,7 +87,7 @@ run_boot() {
 	local log=$BUILD/logs/linux-$series-$arch-$variant-$boot.log
 	local results=$BUILD/results/linux-$series-$arch-$variant
 	local want suites="" kunit="" start status secs
-	want=$(wanted "$arch" "$kind" "$boot")
+	want=$(wanted "$series" "$arch" "$kind" "$boot")
 	# KUnit runs in the default boot only: once per kernel is enough.
 	if [ "$boot" = default ]; then
 		suites=$(kunit_suites "$series" "$arch" "$kind")

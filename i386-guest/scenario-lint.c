@@ -11,13 +11,16 @@
  *                parameters; exit 1 on any syntax error
  *   --count TAG  print how many scenarios TAG runs under ABI (default
  *                i386) on each kernel: "stock N" and "patched N" (one
- *                result each, however many times repeat= runs it)
+ *                result each, however many times repeat= runs it); a
+ *                scenario with series= counts only when --series SERIES
+ *                (before --count) names its series
  *
  * scenario-lint --abis ARCH prints the ABIs a kernel of ARCH runs, one per
  * line (what the guest's runner does, scenario.h); scenario-lint --abis,
  * every ABI the parser knows.  tests/host/test-abis.sh holds both to
  * i386-guest/abis.txt.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,28 +29,40 @@
 
 #define MAX_SCENARIOS 1024
 
-static char seen[MAX_SCENARIOS][128];
+static struct {
+	char name[128];
+	char series[16];
+} seen[MAX_SCENARIOS];
 static int nseen;
 
-/* Scenario names are how results are reported: they must be unique. */
-static const char *duplicate(const char *name)
+/*
+ * Scenario names are how results are reported: they must be unique among
+ * the scenarios one kernel runs.  Two rows may share a name only when
+ * each has a series= and they differ.
+ */
+static bool duplicate(const struct scenario *s)
 {
 	int n = nseen;
 
 	for (int i = 0; i < n; i++)
-		if (!strcmp(seen[i], name))
-			return seen[i];
-	if (n < MAX_SCENARIOS)
-		strcpy(seen[nseen++], name);
-	return NULL;
+		if (!strcmp(seen[i].name, s->name) &&
+		    (!seen[i].series[0] || !s->series[0] || !strcmp(seen[i].series, s->series)))
+			return true;
+	if (n < MAX_SCENARIOS) {
+		strcpy(seen[n].name, s->name);
+		strcpy(seen[n].series, s->series);
+		nseen++;
+	}
+	return false;
 }
 
 /*
- * Parses every file for st->abi.  Counts count_boot's scenarios, or
- * records each file's first error in errors[] (NULL: no record).
+ * Parses every file for st->abi.  Counts count_boot's scenarios on a
+ * kernel of series, or records each file's first error in errors[] (NULL:
+ * no record).
  */
 static int parse_all(int n, char **files, struct scn_file *st, const char *count_boot,
-		     int *stock, int *patched, char (*errors)[300])
+		     const char *series, int *stock, int *patched, char (*errors)[300])
 {
 	int failed = 0;
 
@@ -63,13 +78,14 @@ static int parse_all(int n, char **files, struct scn_file *st, const char *count
 		st->path = files[i];
 		st->line = 0;
 		while ((r = scn_next(f, st, &s)) == 1) {
-			if (!count_boot && duplicate(s.name)) {
+			if (!count_boot && duplicate(&s)) {
 				snprintf(st->error, sizeof(st->error), "%s:%d: scenario name %s used twice",
 					 files[i], s.line, s.name);
 				r = -1;
 				break;
 			}
-			if (!count_boot || strcmp(s.boot, count_boot) || !scn_runs_on(&s, st->abi))
+			if (!count_boot || strcmp(s.boot, count_boot) || !scn_runs_on(&s, st->abi) ||
+			    !scn_runs_in(&s, series))
 				continue;
 			*stock += strcmp(s.kernel, "patched") != 0;
 			*patched += strcmp(s.kernel, "stock") != 0;
@@ -101,7 +117,7 @@ static int lint(int n, char **files, const char *abi)
 		memset(&st, 0, sizeof(st));
 		st.abi = abis[a];
 		nseen = 0;
-		r |= parse_all(n, files, &st, NULL, NULL, NULL, errors);
+		r |= parse_all(n, files, &st, NULL, NULL, NULL, NULL, errors);
 	}
 	printf("1..%d\n", n);
 	for (int i = 0; i < n; i++) {
@@ -118,7 +134,7 @@ int main(int argc, char **argv)
 {
 	static struct scn_file st;
 	int stock = 0, patched = 0, first = 1;
-	const char *count = NULL, *abi = NULL;
+	const char *count = NULL, *abi = NULL, *series = NULL;
 	int boots = 0, r;
 
 	if (argc == 2 && !strcmp(argv[1], "--abis")) {
@@ -144,6 +160,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (argc > first + 1 && !strcmp(argv[first], "--series")) {
+		series = argv[first + 1];
+		first += 2;
+	}
 	if (argc > first && !strcmp(argv[first], "--boots")) {
 		boots = 1;
 		first++;
@@ -152,13 +172,14 @@ int main(int argc, char **argv)
 		first += 2;
 	}
 	if (first >= argc) {
-		fprintf(stderr, "usage: scenario-lint [--abi ABI] [--boots | --count TAG] FILE...\n");
+		fprintf(stderr, "usage: scenario-lint [--abi ABI] [--series SERIES] "
+			"[--boots | --count TAG] FILE...\n");
 		return 2;
 	}
 	if (!boots && !count)
 		return lint(argc - first, argv + first, abi);
 	st.abi = abi ? abi : "i386";
-	r = parse_all(argc - first, argv + first, &st, count, &stock, &patched, NULL);
+	r = parse_all(argc - first, argv + first, &st, count, series, &stock, &patched, NULL);
 	if (boots && !r)
 		for (int i = 0; i < st.nboots; i++)
 			printf("%s\t%s\n", st.boots[i].tag, st.boots[i].cmdline);

@@ -36,6 +36,8 @@ static const struct {
 
 static const char *const abis[] = SCN_ABIS;
 _Static_assert(N(abis) == SCN_NABIS, "SCN_NABIS counts SCN_ABIS");
+static const char *const ktap_counts[] = SCN_KTAP_COUNTS;
+_Static_assert(N(ktap_counts) == SCN_NKTAP, "SCN_NKTAP counts SCN_KTAP_COUNTS");
 
 int scn_abi_index(const char *name)
 {
@@ -55,6 +57,51 @@ bool scn_runs_on(const struct scenario *s, const char *abi)
 	int i = scn_abi_index(abi);
 
 	return i >= 0 && (!s->abis || (s->abis >> i & 1));
+}
+
+bool scn_runs_in(const struct scenario *s, const char *series)
+{
+	return !s->series[0] || (series && !strcmp(s->series, series));
+}
+
+int scn_ktap_totals(const char *output, struct scn_ktap *t)
+{
+	static const char mark[] = "# Totals: ";
+	const char *p = NULL;
+
+	/* The last line that begins with the mark. */
+	for (const char *q = output; (q = strstr(q, mark)); q++)
+		if (q == output || q[-1] == '\n')
+			p = q + sizeof(mark) - 1;
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; p && i < N(ktap_counts); i++) {
+		size_t n = strlen(ktap_counts[i]), digits;
+		bool last = i + 1 == N(ktap_counts);
+
+		if (strncmp(p, ktap_counts[i], n) || p[n] != ':')
+			return -1;
+		p += n + 1;
+		digits = strspn(p, "0123456789");
+		if (!digits || digits > 9 || (last ? p[digits] && p[digits] != '\n' : p[digits] != ' '))
+			return -1;
+		t->n[i] = (unsigned int)strtoul(p, NULL, 10);
+		p += digits + !last;
+	}
+	t->set = p != NULL;
+	return t->set ? 0 : -1;
+}
+
+void scn_ktap_text(const struct scn_ktap *t, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N(ktap_counts); i++)
+		if (t->n[i] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s:%u", used ? "," : "",
+						 ktap_counts[i], t->n[i]);
+	if (!used)
+		snprintf(buf, len, "%s:0", ktap_counts[0]);
 }
 
 const char *scn_signal_name(int sig)
@@ -252,6 +299,42 @@ static int parse_value(struct scn_file *st, const char *key, const char *text, s
 	return 0;
 }
 
+/*
+ * expect.ktap=pass:9,xfail:3: the KTAP totals, each count named at most
+ * once; the ones not named must be 0.
+ */
+static int parse_ktap(struct scn_file *st, const char *text, struct scenario *s)
+{
+	char buf[SCN_TEXT];
+	char *item, *save = NULL;
+	bool named[SCN_NKTAP] = { false };
+	int given = 0;
+
+	if (copy(st, buf, sizeof(buf), text, "expect.ktap="))
+		return -1;
+	memset(&s->ktap, 0, sizeof(s->ktap));
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':');
+		size_t i = 0, digits = colon ? strspn(colon + 1, "0123456789") : 0;
+
+		if (colon)
+			*colon = '\0';
+		while (i < N(ktap_counts) && strcmp(item, ktap_counts[i]))
+			i++;
+		if (!colon || i == N(ktap_counts) || named[i] || !digits || digits > 9 ||
+		    colon[1 + digits])
+			return fail(st, "bad expect.ktap=%s (COUNT:N,..., each of pass, fail, xfail, "
+				    "xpass, skip, error at most once)", text);
+		named[i] = true;
+		given++;
+		s->ktap.n[i] = (unsigned int)strtoul(colon + 1, NULL, 10);
+	}
+	if (!given)
+		return fail(st, "expect.ktap= needs at least one count");
+	s->ktap.set = true;
+	return 0;
+}
+
 static int parse_expect(struct scn_file *st, const char *key, const char *text, struct scenario *s)
 {
 	if (!strcmp(key, "exit") || !strcmp(key, "signal") || !strcmp(key, "errno"))
@@ -263,6 +346,8 @@ static int parse_expect(struct scn_file *st, const char *key, const char *text, 
 	if (!strcmp(key, "stdout"))
 		return text[0] ? copy(st, s->stdout_has, sizeof(s->stdout_has), text, "expect.stdout") :
 				 fail(st, "expect.stdout= needs some text");
+	if (!strcmp(key, "ktap"))
+		return parse_ktap(st, text, s);
 	return parse_value(st, key, text, s);
 }
 
@@ -376,6 +461,17 @@ static int parse_kernel(struct scn_file *st, const char *text, struct scenario *
 	return copy(st, s->kernel, sizeof(s->kernel), text, "kernel");
 }
 
+/* series=6.12: a kernel release's MAJOR.MINOR. */
+static int parse_series(struct scn_file *st, const char *text, struct scenario *s)
+{
+	size_t major = strspn(text, "0123456789");
+	size_t minor = text[major] == '.' ? strspn(text + major + 1, "0123456789") : 0;
+
+	if (!major || !minor || text[major + 1 + minor])
+		return fail(st, "series= takes a kernel's MAJOR.MINOR, e.g. 6.1: %s", text);
+	return copy(st, s->series, sizeof(s->series), text, "series");
+}
+
 static int parse_norandom(struct scn_file *st, const char *text, struct scenario *s)
 {
 	if (strcmp(text, "0") && strcmp(text, "1"))
@@ -481,6 +577,7 @@ static const struct {
 	{ "norandom", parse_norandom },
 	{ "boot", parse_boot },
 	{ "kernel", parse_kernel },
+	{ "series", parse_series },
 	{ "argv_empty", parse_argv_empty },
 	{ "envp_empty", parse_envp_empty },
 	{ "sysctl", parse_sysctl },

@@ -59,6 +59,28 @@ int scn_abi_index(const char *name);
  */
 const char *scn_kernel_abis(const char *machine);
 
+/*
+ * The counts of a kselftest's KTAP totals line, in the order kselftest.h's
+ * ksft_print_cnts() prints them: "# Totals: pass:N fail:N xfail:N xpass:N
+ * skip:N error:N".
+ */
+#define SCN_KTAP_COUNTS { "pass", "fail", "xfail", "xpass", "skip", "error" }
+#define SCN_NKTAP 6
+
+struct scn_ktap {
+	bool set;
+	unsigned int n[SCN_NKTAP];	/* in SCN_KTAP_COUNTS order */
+};
+
+/*
+ * The totals line of output (the last one, when there are several) into
+ * *t; -1 when it has none, or one this cannot read.
+ */
+int scn_ktap_totals(const char *output, struct scn_ktap *t);
+
+/* "pass:9,xfail:3": the counts that are not 0, as expect.ktap= gives them. */
+void scn_ktap_text(const struct scn_ktap *t, char *buf, size_t len);
+
 /* A command given as run= gives it: PATH[,ARG...]; argc 0 for none. */
 struct scn_command {
 	char argv[SCN_MAX_ARGS][SCN_TEXT];
@@ -81,6 +103,7 @@ struct scenario {
 	char sysctl_value[64];		/* written for the run, then restored */
 	char boot[32];
 	char kernel[32];		/* "any", "stock" or "patched" */
+	char series[16];		/* "6.1", "6.12": its kernels only; "" for every one */
 	unsigned int abis;		/* bit per SCN_ABIS index; 0: every ABI */
 	enum scn_status status;
 	int status_value;		/* exit code, signal or errno number */
@@ -94,6 +117,8 @@ struct scenario {
 	char no_kmsg[SCN_TEXT];
 	/* Text the program's output must contain (expect.stdout); "" for none. */
 	char stdout_has[SCN_TEXT];
+	/* The KTAP totals the program must print (expect.ktap): every count. */
+	struct scn_ktap ktap;
 	/*
 	 * A Debian program (tests/scenarios/70-debian.scn): root is the
 	 * folder it runs chrooted in ("" for none); stdin its input lines,
@@ -158,6 +183,12 @@ void scn_status_text(enum scn_status kind, int value, char *buf, size_t len);
 
 /* Whether the scenario runs under the ABI (an SCN_ABIS name). */
 bool scn_runs_on(const struct scenario *s, const char *abi);
+
+/*
+ * Whether the scenario runs on a kernel of series ("6.1": MAJOR.MINOR of
+ * its release); NULL, a series not known, runs only rows without series=.
+ */
+bool scn_runs_in(const struct scenario *s, const char *series);
 
 /* Whether text (a value the program printed) meets the expectation. */
 bool scn_value_matches(const struct scn_value *v, const char *text);

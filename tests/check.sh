@@ -67,6 +67,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}" "$top"/tests/bench/*.scn
 	run_host test-scenario "$BUILD/host/test-scenario"
+	run_host test-lint "$top/tests/host/test-lint.sh"
 	run_host test-tap "$top/tests/host/test-tap.sh"
 	run_host test-abis "$top/tests/host/test-abis.sh"
 	run_host test-tree "$top/tests/host/test-tree.sh"

@@ -194,6 +194,33 @@ static void test_scenarios(void)
 	check(parses("name=d run=/x expect.stdout=Maximum\n", &s) && !strcmp(s.stdout_has, "Maximum") &&
 	      s.nvalues == 0 && strstr(error_of("name=y run=/x expect.stdout=\n"), "needs some text"),
 	      "scenario: expect.stdout= is text the output contains, not a key");
+	check(parses("name=d run=/x expect.ktap=pass:9,xfail:3\n", &s) && s.ktap.set &&
+	      s.ktap.n[0] == 9 && s.ktap.n[1] == 0 && s.ktap.n[2] == 3 && s.ktap.n[3] == 0 &&
+	      s.ktap.n[4] == 0 && s.ktap.n[5] == 0 && s.nvalues == 0 && !s.stdout_has[0],
+	      "scenario: expect.ktap= gives the named counts, the others are 0");
+	check(parses("name=d run=/x expect.ktap=error:1,skip:2,xpass:3,xfail:4,fail:5,pass:6\n", &s) &&
+	      s.ktap.n[0] == 6 && s.ktap.n[1] == 5 && s.ktap.n[2] == 4 && s.ktap.n[3] == 3 &&
+	      s.ktap.n[4] == 2 && s.ktap.n[5] == 1 && parses("name=d run=/x\n", &s) && !s.ktap.set,
+	      "scenario: expect.ktap= counts in any order; none without it");
+	check(strstr(error_of("name=y run=/x expect.ktap=pass:1,pass:2\n"), "bad expect.ktap=") &&
+	      strstr(error_of("name=y run=/x expect.ktap=passed:1\n"), "bad expect.ktap=") &&
+	      strstr(error_of("name=y run=/x expect.ktap=pass:x\n"), "bad expect.ktap=") &&
+	      strstr(error_of("name=y run=/x expect.ktap=pass:1x\n"), "bad expect.ktap=") &&
+	      strstr(error_of("name=y run=/x expect.ktap=pass\n"), "bad expect.ktap=") &&
+	      strstr(error_of("name=y run=/x expect.ktap=pass:\n"), "bad expect.ktap=") &&
+	      strstr(error_of("name=y run=/x expect.ktap=\n"), "needs at least one count") &&
+	      strstr(error_of("name=y run=/x expect.ktap=,\n"), "needs at least one count"),
+	      "error: expect.ktap= with a count twice, unknown, not a number, empty");
+	check(parses("name=d run=/x series=6.12\n", &s) && !strcmp(s.series, "6.12") &&
+	      scn_runs_in(&s, "6.12") && !scn_runs_in(&s, "6.1") && !scn_runs_in(&s, NULL) &&
+	      parses("name=d run=/x\n", &s) && !s.series[0] && scn_runs_in(&s, "6.1") &&
+	      scn_runs_in(&s, NULL),
+	      "scenario: series= runs on that series only; without it, on every one");
+	check(strstr(error_of("name=y run=/x series=6\n"), "series= takes") &&
+	      strstr(error_of("name=y run=/x series=6.\n"), "series= takes") &&
+	      strstr(error_of("name=y run=/x series=6.1.2\n"), "series= takes") &&
+	      strstr(error_of("name=y run=/x series=v6.1\n"), "series= takes"),
+	      "error: series= not MAJOR.MINOR");
 	check(strstr(error_of("name=y run=/x root=debian\n"), "t.scn:1: root= needs an absolute path") &&
 	      strstr(error_of("name=y run=/x after=effect\n"), "after= needs an absolute path") &&
 	      strstr(error_of("name=y run=/x before=\n"), "before= needs an absolute path") &&
@@ -286,7 +313,12 @@ static const struct {
 	{ "repeat", "name=y run=/x repeat=1x\n",
 	  "t.scn:1: bad repeat=1x (a number of runs, 1 to 1000)" },
 	{ "ambient", "name=y run=/x ambient=,\n", "t.scn:1: ambient= needs at least one capability" },
+	{ "series", "name=y run=/x series=6\n",
+	  "t.scn:1: series= takes a kernel's MAJOR.MINOR, e.g. 6.1: 6" },
 	{ "expect.exit", "name=y run=/x expect.exit=x\n", "t.scn:1: bad expect.exit=x" },
+	{ "expect.ktap", "name=y run=/x expect.ktap=skip:1,skip:1\n",
+	  "t.scn:1: bad expect.ktap=skip:1,skip:1 (COUNT:N,..., each of pass, fail, xfail, "
+	  "xpass, skip, error at most once)" },
 	{ "Name (case matters)", "name=y run=/x Name=z\n", "t.scn:1: unknown field 'Name'" },
 };
 
@@ -343,6 +375,36 @@ static void test_abis(void)
 	      "error: $NAME is matched whole, not by prefix");
 }
 
+/* The totals line the runner reads of a kselftest's output. */
+static void test_ktap(void)
+{
+	struct scn_ktap t;
+	char buf[64];
+
+	check(!scn_ktap_totals("TAP version 13\n1..19\nok 1 a\n"
+			       "# Totals: pass:16 fail:0 xfail:3 xpass:0 skip:0 error:0\n", &t) &&
+	      t.set && t.n[0] == 16 && t.n[1] == 0 && t.n[2] == 3 && t.n[5] == 0,
+	      "ktap: the totals line, last in the output");
+	check(!scn_ktap_totals("# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0\n"
+			       "# Totals: pass:0 fail:2 xfail:0 xpass:0 skip:0 error:1", &t) &&
+	      t.n[0] == 0 && t.n[1] == 2 && t.n[5] == 1,
+	      "ktap: of several totals lines the last counts, without a newline too");
+	check(scn_ktap_totals("ok 1 a\n", &t) == -1 && !t.set &&
+	      scn_ktap_totals("x # Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0\n", &t) == -1,
+	      "ktap: no totals line, or the mark inside a line");
+	check(scn_ktap_totals("# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0\n", &t) == -1 &&
+	      scn_ktap_totals("# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0 more\n", &t) == -1 &&
+	      scn_ktap_totals("# Totals: fail:0 pass:1 xfail:0 xpass:0 skip:0 error:0\n", &t) == -1 &&
+	      scn_ktap_totals("# Totals: pass:-1 fail:0 xfail:0 xpass:0 skip:0 error:0\n", &t) == -1,
+	      "ktap: a totals line with a count missing, more text, another order or a sign");
+	t = (struct scn_ktap){ .set = true, .n = { 9, 0, 3, 0, 0, 0 } };
+	scn_ktap_text(&t, buf, sizeof(buf));
+	check(!strcmp(buf, "pass:9,xfail:3"), "ktap text: the counts that are not 0");
+	t = (struct scn_ktap){ .set = true };
+	scn_ktap_text(&t, buf, sizeof(buf));
+	check(!strcmp(buf, "pass:0"), "ktap text: all 0 as pass:0");
+}
+
 static void test_names(void)
 {
 	char buf[64];
@@ -365,6 +427,7 @@ int main(void)
 	test_scenarios();
 	test_field_errors();
 	test_abis();
+	test_ktap();
 	test_names();
 	return tap_done();
 }
