@@ -7,8 +7,12 @@
 #   OUTDIR/ABI/kselftest/exec/     tools/testing/selftests/exec: the
 #                                  series' exec_policy and its probes,
 #                                  null-argv, recursion-depth, non-regular
+#   OUTDIR/ABI/kselftest/mm/       tools/testing/selftests/mm (vm up to
+#                                  6.2): map_fixed_noreplace, map_populate,
+#                                  mremap_dontunmap, mremap_test
 #   OUTDIR/ABI/kselftest.list      gen_init_cpio lines for mkinitramfs.sh
-#                                  (/bin/kselftest-exec/NAME)
+#                                  (/bin/kselftest-exec/NAME,
+#                                  /bin/kselftest-mm/NAME)
 #
 # The same binaries run on the stock kernel too: exec_policy skips there
 # (no StackGuardGap line), the others must give the same results on both.
@@ -18,18 +22,51 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${1:?usage: kselftests.sh TREE ABI UAPI OUTDIR}
 abi=${2:?} uapi=${3:?} out=${4:?}
 read -r cc triplet < <("$top/i386-guest/abis.sh" cc,triplet abi="$abi")
+selftests=$tree/tools/testing/selftests
+build=(CC="$cc -specs=/usr/lib/$triplet/musl-gcc.specs" LDFLAGS=-static
+	KHDR_INCLUDES="-isystem $uapi/include")
+
 dir=$out/$abi/kselftest/exec
 exec_tests="exec_policy null-argv recursion-depth non-regular"
 exec_files="exec_policy_probe exec_policy_probe_s32 exec_policy_probe_g4k exec_policy_probe_g4m exec_policy_probe_bad"
 rm -rf "$dir" && mkdir -p "$dir"
 targets=$(for t in $exec_tests $exec_files; do echo "$dir/$t"; done)
 # shellcheck disable=SC2086 # targets are one path per word
-make -s -C "$tree/tools/testing/selftests/exec" OUTPUT="$dir" \
-	CC="$cc -specs=/usr/lib/$triplet/musl-gcc.specs" LDFLAGS=-static \
-	KHDR_INCLUDES="-isystem $uapi/include" $targets
+make -s -C "$selftests/exec" OUTPUT="$dir" "${build[@]}" $targets
+
+# The mm tests of what the series touches besides exec: where mmap puts a
+# mapping and refuses to (map_fixed_noreplace), mremap's moves, merges and
+# placement (mremap_test, mremap_dontunmap), and a fork's copy of the mm
+# under MAP_POPULATE (map_populate).  Self-contained: no hugetlb, THP,
+# userfaultfd, NUMA or liburing.  mm/'s Makefile (6.2 on) runs its
+# check_config.sh in its own folder, which writes local_config.h and .mk
+# there: it runs in a copy made of links (mm/, x86/ for its check_cc.sh,
+# lib.mk and the kselftest headers), with top_srcdir set back to the
+# tree, so the tree is only read.  check_config.sh's mktemp leaves an
+# empty file behind: TMPDIR keeps it in that copy.
+mm_dir=$out/$abi/kselftest/mm
+mm_tests="map_fixed_noreplace map_populate mremap_dontunmap mremap_test"
+rm -rf "$mm_dir" && mkdir -p "$mm_dir"
+targets=$(for t in $mm_tests; do echo "$mm_dir/$t"; done)
+if [ -d "$selftests/mm" ]; then
+	links=$mm_dir/src
+	mkdir -p "$links"
+	ln -s "$selftests/lib.mk" "$selftests"/kselftest*.h "$links/"
+	cp -rs "$selftests/mm" "$selftests/x86" "$links/"
+	# shellcheck disable=SC2086
+	TMPDIR=$links make -s -C "$links/mm" top_srcdir="$tree" OUTPUT="$mm_dir" "${build[@]}" $targets
+else
+	# shellcheck disable=SC2086
+	make -s -C "$selftests/vm" OUTPUT="$mm_dir" "${build[@]}" $targets
+fi
+
 {
 	echo "dir   /bin/kselftest-exec 0755 0 0"
 	for t in $exec_tests $exec_files; do
 		echo "file  /bin/kselftest-exec/$t $dir/$t 0755 0 0"
+	done
+	echo "dir   /bin/kselftest-mm 0755 0 0"
+	for t in $mm_tests; do
+		echo "file  /bin/kselftest-mm/$t $mm_dir/$t 0755 0 0"
 	done
 } > "$out/$abi/kselftest.list"
