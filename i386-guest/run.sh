@@ -52,7 +52,8 @@ kunit_suites() {
 	local config=$top/kernel/config series=$1 arch=$2 kind=$3
 	cat "$config/guest.config" "$config/$arch.config" \
 		$([ -f "$config/series-$series.config" ] && echo "$config/series-$series.config") \
-		$([ -f "$config/guest-$kind.config" ] && echo "$config/guest-$kind.config") |
+		$([ -f "$config/guest-$kind.config" ] && echo "$config/guest-$kind.config") \
+		$([ -f "$config/series-$series-$kind.config" ] && echo "$config/series-$series-$kind.config") |
 		sed -n 's/^# kunit-suite: //p' | sort -u | tr '\n' ' '
 }
 

@@ -4,7 +4,8 @@
 # stock   is built from the pristine tree, patched from the patched tree;
 # both from the same config (tinyconfig + kernel/config/guest.config +
 # kernel/config/$ARCH.config + series-$SERIES.config if there is one, plus
-# guest-patched.config for symbols the series adds),
+# guest-patched.config for symbols the series adds, and
+# series-$SERIES-patched.config for those only one series adds),
 # each in its own output folder, $BUILD/out/linux-$SERIES-$ARCH-$VARIANT.
 # Builds are incremental; the config is regenerated only when the fragment
 # changed.  Prints the path of the bzImage on the last line.
@@ -45,6 +46,7 @@ want_config() {
 	cat "$config/guest.config" "$config/$arch.config"
 	[ ! -f "$config/series-$SERIES.config" ] || cat "$config/series-$SERIES.config"
 	[ ! -f "$config/guest-$variant.config" ] || cat "$config/guest-$variant.config"
+	[ ! -f "$config/series-$SERIES-$variant.config" ] || cat "$config/series-$SERIES-$variant.config"
 	[ -z "$profile" ] || cat "$config/$profile.config"
 	echo "CONFIG_LOCALVERSION=\"-$variant\""
 }
