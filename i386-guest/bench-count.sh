@@ -9,7 +9,7 @@
 # reader is a function of its own (KUnit calls it); the bench build
 # inlines it.  Per case it reports the instructions per exec (the sum over
 # the exec's PT_NOTE segments; the median of the three execs) and, where
-# make bench has left its results ($BUILD/bench-$ARCH.tsv), what share
+# make bench has left its results ($BUILD/bench-$ARCH-low.tsv), what share
 # they are of the stock kernel's whole exec (vfork + execve + exit + wait,
 # the program's run included, from make bench's instruction counts, taken
 # as bench.sh takes them).
@@ -70,7 +70,7 @@ fi
 # Per exec: its program, its ABI (from the reader's copy; an exec without
 # a call is counted as 0 in each ABI's table) and its instructions.
 version=$("$top/kernel/tree.sh" version)
-bench=$BUILD/bench-$ARCH.tsv
+bench=$BUILD/bench-$ARCH-low.tsv
 table=$(awk -v cases="$cases" -v abis="$abis" -v bench="$bench" '
 	function median(a, k,   i, j, t) {
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -80,14 +80,11 @@ table=$(awk -v cases="$cases" -v abis="$abis" -v bench="$bench" '
 	$1 == "read" { abi[prog, e] = $2; sum[prog, e] += $3 }
 	END {
 		# make bench: the stock ("base") kernel per ABI and case, the
-		# least row of each boot (as bench.sh takes it), mean over boots.
+		# least row of each boot (bench.sh), mean over boots.
 		while ((getline line < bench) > 0) {
 			split(line, f, "\t")
-			if (f[1] != "base") continue
-			key = f[3] SUBSEP f[4] SUBSEP f[2]
-			if (!(key in low) || f[5] < low[key]) low[key] = f[5]
+			if (f[1] == "base") { s[f[3], f[4]] += f[5]; c[f[3], f[4]]++ }
 		}
-		for (key in low) { split(key, q, SUBSEP); s[q[1], q[2]] += low[key]; c[q[1], q[2]]++ }
 		nc = split(cases, cl, "\n"); na = split(abis, al, " ")
 		for (a = 1; a <= na; a++) for (i = 1; i <= nc; i++) {
 			split(cl[i], cp, " "); p = cp[2]; k = 0; list = ""

@@ -4,13 +4,11 @@
  * PROGRAM (with the -a arguments after argv[0], empty environment) N
  * times, waiting for each, and print
  *
- *   execs=N ns_per_exec=T median_ns=M
+ *   execs=N ns_per_exec=T
  *
- * with T the mean and M the median wall time of one vfork + execve + exit
- * + wait, from CLOCK_MONOTONIC.  Used by i386-guest/bench.sh to compare
- * kernels, which reads M: work that lands in a few execs (a timer, RCU
- * callbacks, another row's deferred work) moves the mean but not the
- * median.  A measurement, not a test.  With NEXT it then executes NEXT with its
+ * with T the mean wall time of one vfork + execve + exit + wait, from
+ * CLOCK_MONOTONIC.  Used by i386-guest/bench.sh to compare kernels; it is a
+ * measurement, not a test.  With NEXT it then executes NEXT with its
  * arguments: the scenarios use it to flood the kernel log with what N
  * execs of PROGRAM log, then see whether NEXT's line still gets through.
  */
@@ -36,13 +34,6 @@ static long long now_ns(void)
 	return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The ns of one vfork + execve + exit + wait of @path, or -1. */
 static long long time_exec(const char *path, char *const *child_argv)
 {
@@ -65,7 +56,7 @@ int main(int argc, char **argv)
 {
 	char *child_argv[MAX_ARGS + 2] = { NULL };
 	int opt, nargs = 0;
-	long long *ns, sum = 0;
+	long long ns, sum = 0;
 	long n, i;
 
 	while ((opt = getopt(argc, argv, "+a:")) != -1) {
@@ -78,21 +69,15 @@ int main(int argc, char **argv)
 	if (argc < 2 || (n = atol(argv[0])) <= 0)
 		return usage();
 	child_argv[0] = argv[1];
-	ns = calloc(n, sizeof(*ns));
-	if (!ns) {
-		perror("execbench");
-		return 1;
-	}
 	for (i = 0; i < n; i++) {
-		ns[i] = time_exec(argv[1], child_argv);
-		if (ns[i] < 0) {
+		ns = time_exec(argv[1], child_argv);
+		if (ns < 0) {
 			fprintf(stderr, "execbench: %s failed\n", argv[1]);
 			return 1;
 		}
-		sum += ns[i];
+		sum += ns;
 	}
-	qsort(ns, n, sizeof(*ns), cmp_ll);
-	printf("execs=%ld ns_per_exec=%lld median_ns=%lld\n", n, sum / n, ns[n / 2]);
+	printf("execs=%ld ns_per_exec=%lld\n", n, sum / n);
 	if (argc == 2)
 		return 0;
 	fflush(stdout);
