@@ -7,7 +7,7 @@
 #   make check-all  the same for linux-source-6.1 and 6.12, i386 and x86_64
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
-#   make bench-count  count the note reader's instructions per exec (not a test)
+#   make bench-count  count what reading the note adds to an exec (not a test)
 #   make bench-scan  time elfnote scan --all /usr against readelf (not a test)
 #   make shell    boot the patched guest with an interactive busybox shell
 #   make elfnote  build the note tool; make install PREFIX=... DESTDIR=...
@@ -255,8 +255,9 @@ bench: deps initramfs
 	kernel/build.sh patched $(ARCH) bench
 	i386-guest/bench.sh
 
-# Not a test: counts the note reader's instructions per exec on the
-# patched kernel, exactly, by single-stepping it; writes docs/benchmarks.md.
+# Not a test: counts the instructions reading the note adds to an exec,
+# exactly, by single-stepping the stock and the patched kernel; writes
+# docs/benchmarks.md.
 bench-count: deps guest
 	i386-guest/bench-count.sh
 

@@ -21,7 +21,9 @@
 #
 # Writes the table to docs/benchmarks.md between <!-- count-ARCH:begin/end -->.
 # With RENDER_ONLY=1 it only writes the table again from the last run's
-# counts ($BUILD/count-$ARCH-{stock,patched}.txt), e.g. after make bench.
+# counts ($BUILD/count-$ARCH-{stock,patched}.txt), e.g. after make bench;
+# with KERNELS=stock (or patched) it counts that kernel again and keeps
+# the other's counts.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,8 +88,9 @@ count() {
 }
 
 if [ "${RENDER_ONLY:-0}" != 1 ]; then
-	count "$BASELINE"
-	count "$VARIANT"
+	for kernel in ${KERNELS:-$BASELINE $VARIANT}; do
+		count "$kernel"
+	done
 fi
 
 # Per kernel, exec and ABI (load_elf_phdrs() runs in every exec, so each
