@@ -52,6 +52,7 @@ raw() { echo "$BUILD/count-$ARCH-$1.txt"; }
 # lists them in link order, as abis.sh lists the ABIs.
 copies() {
 	local i=0 abi
+	local -a addr
 	mapfile -t addr < <(awk -v s="$2" '$3 == s { print $1 }' "$BUILD/out/linux-$SERIES-$ARCH-$1/System.map")
 	for abi in $abis; do
 		[ -n "${addr[$i]:-}" ] && printf '%s=%s ' "$abi" "${addr[$i]}"
