@@ -6,9 +6,10 @@
  *   padding to 8 bytes
  *   new program header table  \  one new PT_LOAD (read-only), mapped
  *   the undo record            |  above every other loadable segment
- *   the policy note           /
+ *   the policy note            |
+ *   a copy of each old note   /   (see "The old notes" below)
  *   new section name table    \  only if the file has section headers:
- *   new section header table  /  two more sections describe the above
+ *   new section header table  /  two or three more sections describe
  *
  * The undo record (ADDNOTE_UNDO_BYTES) holds what the ELF header said and
  * how long the file was, so that removenote() gives back the original
@@ -43,6 +44,19 @@
  * bytes: with old_kernels, a dynamically linked program gets the static
  * layout too.
  *
+ * The old notes: a patched kernel reads the program headers together with
+ * the bytes after them, and parses a PT_NOTE that lies in those bytes
+ * without a read of its own (docs/note-format.md).  The notes the linker
+ * left near the old table (build-id, ABI tag, properties) would each
+ * cost a read on every exec, so each PT_NOTE inside a loadable segment
+ * gets a copy after the policy note.  Its entry, and any other entry
+ * within it (PT_GNU_PROPERTY), move to the copy; the section .elfnote.notes
+ * covers the copies so that strip keeps them.  The old sections and their
+ * bytes stay where they were: symbols and code refer to their addresses
+ * (glibc's __abi_tag).  Readers find the same bytes either way: those of
+ * the file's sections the old ones, those of segments (the kernel, ld.so,
+ * dl_iterate_phdr()) the copies.
+ *
  * A kernel must handle .bss per segment (upstream 6.7, and Debian's
  * 6.1.y, whose elf_load() does) for the .bss of the old last segment to
  * be mapped once the new segment follows it.
@@ -70,6 +84,9 @@ enum { UNDO_LEN, UNDO_PHOFF, UNDO_SHOFF, UNDO_PHNUM, UNDO_SHNUM, UNDO_SHSTRNDX, 
 /* The largest page size of the architectures Linux runs ELF files on. */
 #define PAGE_MAX 65536
 
+/* The most program headers the table can hold (ELF32's are the smallest). */
+#define PHDRS_MAX (PHDR_TABLE_MAX / sizeof(Elf32_Phdr))
+
 struct layout {
 	Elf *elf;
 	bool is64, be;
@@ -83,6 +100,11 @@ struct layout {
 	uint64_t ehdr_vaddr;	/* ... at this address */
 	uint64_t phoff, vaddr;	/* of the new table, file and memory */
 	uint64_t note_off;	/* of the note, from phoff */
+	uint64_t copy_off[PHDRS_MAX];	/* of old PT_NOTE i's copy, from phoff; or 0 */
+	uint64_t copies_off;	/* of the first copy, from phoff; or 0 */
+	uint64_t copies_align;	/* the largest alignment among the copies */
+	uint64_t load_size;	/* of the new PT_LOAD */
+	size_t added;		/* sections: 2, or 3 with copies of old notes */
 	uint64_t strtab_off, strtab_size, old_strtab_off, old_strtab_size;
 	uint64_t shoff;
 	size_t old_len, new_len;
@@ -99,7 +121,8 @@ static uint64_t user_top(const struct layout *l)
 	return l->eh.e_machine == EM_386 ? 0xc0000000ULL : UINT32_MAX;
 }
 
-static const char names[] = EXEC_POLICY_NOTE_SECTION "\0" ELF_ADDED_PHDR_SECTION;
+static const char names[] = EXEC_POLICY_NOTE_SECTION "\0" ELF_ADDED_PHDR_SECTION "\0"
+	ELF_ADDED_NOTES_SECTION;
 
 /* The highest end of a loadable segment, and the largest alignment. */
 static const char *scan_loads(struct layout *l, size_t len, uint64_t *end)
@@ -135,6 +158,71 @@ static const char *scan_loads(struct layout *l, size_t len, uint64_t *end)
 	return NULL;
 }
 
+/* Whether note is a PT_NOTE that a PT_LOAD maps (a note the program loads). */
+static bool mapped_note(const struct layout *l, const GElf_Phdr *note)
+{
+	if (note->p_type != PT_NOTE || !note->p_filesz)
+		return false;
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(l->elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    note->p_offset >= ph.p_offset &&
+		    note->p_offset + note->p_filesz <= ph.p_offset + ph.p_filesz)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Places a copy of each mapped old note from offset at (from phoff), in
+ * the order of their entries; returns where the copies end.
+ */
+static uint64_t plan_copies(struct layout *l, uint64_t at)
+{
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t a;
+
+		if (!gelf_getphdr(l->elf, (int)i, &ph) || !mapped_note(l, &ph))
+			continue;
+		/* Notes are 4- or 8-aligned; a copy keeps the old alignment. */
+		a = ph.p_align < 4 ? 4 : ph.p_align;
+		if (a > 8 || (a & (a - 1)) || ph.p_offset % a)
+			continue;
+		at = align_up(at, a);
+		l->copy_off[i] = at;
+		if (!l->copies_off)
+			l->copies_off = at;
+		if (a > l->copies_align)
+			l->copies_align = a;
+		at += ph.p_filesz;
+	}
+	return at;
+}
+
+/*
+ * Where [off, off + size) of the old file goes: into the copy of the old
+ * note that holds all of it, *moved to its offset there (from phoff);
+ * false if no copied note holds it.
+ */
+static bool moves(const struct layout *l, uint64_t off, uint64_t size, uint64_t *moved)
+{
+	if (!size)
+		return false;
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!l->copy_off[i] || !gelf_getphdr(l->elf, (int)i, &ph))
+			continue;
+		if (off >= ph.p_offset && size <= ph.p_filesz && off - ph.p_offset <= ph.p_filesz - size) {
+			*moved = l->copy_off[i] + (off - ph.p_offset);
+			return true;
+		}
+	}
+	return false;
+}
+
 static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_end)
 {
 	GElf_Shdr sh;
@@ -146,8 +234,9 @@ static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_en
 	if (l->shnum != l->eh.e_shnum || l->shstrndx != l->eh.e_shstrndx ||
 	    l->shstrndx == SHN_UNDEF)
 		return "extended section numbering or no section name table (not supported)";
-	if (l->shnum + 2 >= SHN_LORESERVE)
-		return "too many sections to add two";
+	l->added = l->copies_off ? 3 : 2;
+	if (l->shnum + l->added >= SHN_LORESERVE)
+		return "too many sections to add elfnote's";
 	if (!gelf_getshdr(elf_getscn(l->elf, l->shstrndx), &sh) || sh.sh_type != SHT_STRTAB ||
 	    sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
 		return "the section name table is damaged";
@@ -159,7 +248,7 @@ static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_en
 	l->strtab_off = chunk_end;
 	l->strtab_size = sh.sh_size + sizeof(names);
 	l->shoff = align_up(l->strtab_off + l->strtab_size, l->is64 ? 8 : 4);
-	l->new_len = l->shoff + (l->shnum + 2) * l->shent;
+	l->new_len = l->shoff + (l->shnum + l->added) * l->shent;
 	return NULL;
 }
 
@@ -202,11 +291,12 @@ static const char *plan(struct layout *l, size_t len)
 		l->vaddr = align_up(end, l->align) + l->phoff % l->align;
 	}
 	l->note_off = table + ADDNOTE_UNDO_BYTES;
-	l->new_len = l->phoff + l->note_off + POLICY_NOTE_BYTES;
+	l->load_size = plan_copies(l, l->note_off + POLICY_NOTE_BYTES);
+	l->new_len = l->phoff + l->load_size;
 	why = plan_sections(l, len, l->new_len);
 	if (why)
 		return why;
-	if (!l->is64 && (l->vaddr + l->note_off + POLICY_NOTE_BYTES > user_top(l) ||
+	if (!l->is64 && (l->vaddr + l->load_size > user_top(l) ||
 			 l->new_len > UINT32_MAX))
 		return "no room in a 32-bit address space or file";
 	return NULL;
@@ -220,7 +310,7 @@ static GElf_Phdr *new_phdrs(const struct layout *l)
 	GElf_Phdr load = {
 		.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->phoff,
 		.p_vaddr = l->vaddr, .p_paddr = l->vaddr, .p_align = l->align,
-		.p_filesz = l->note_off + POLICY_NOTE_BYTES, .p_memsz = l->note_off + POLICY_NOTE_BYTES,
+		.p_filesz = l->load_size, .p_memsz = l->load_size,
 	};
 	GElf_Phdr note = {
 		.p_type = PT_NOTE, .p_flags = PF_R, .p_offset = l->phoff + l->note_off,
@@ -229,6 +319,7 @@ static GElf_Phdr *new_phdrs(const struct layout *l)
 		.p_align = EXEC_POLICY_NOTE_ALIGN,
 	};
 	size_t last_load = 0, last_note = 0, n = 0;
+	uint64_t moved;
 
 	if (!out)
 		return NULL;
@@ -255,16 +346,20 @@ static GElf_Phdr *new_phdrs(const struct layout *l)
 			out[n].p_offset = l->phoff;
 			out[n].p_vaddr = out[n].p_paddr = l->vaddr;
 			out[n].p_filesz = out[n].p_memsz = table;
+		} else if (out[n].p_type != PT_LOAD &&
+			   moves(l, out[n].p_offset, out[n].p_filesz, &moved)) {
+			out[n].p_offset = l->phoff + moved;
+			out[n].p_vaddr = out[n].p_paddr = l->vaddr + moved;
 		}
 		n++;
 	}
 	return out;
 }
 
-/* The section header table: the old one, the name table moved, two more. */
+/* The section header table: the old one, the name table moved, 2 or 3 more. */
 static GElf_Shdr *new_shdrs(const struct layout *l)
 {
-	GElf_Shdr *out = calloc(l->shnum + 2, sizeof(*out));
+	GElf_Shdr *out = calloc(l->shnum + l->added, sizeof(*out));
 	const uint64_t table = (l->phnum + 2) * l->phent;
 
 	if (!out)
@@ -285,6 +380,14 @@ static GElf_Shdr *new_shdrs(const struct layout *l)
 		.sh_offset = l->phoff, .sh_size = table + ADDNOTE_UNDO_BYTES,
 		.sh_addralign = l->is64 ? 8 : 4,
 	};
+	if (l->added > 2)
+		out[l->shnum + 2] = (GElf_Shdr){
+			.sh_name = (GElf_Word)(l->old_strtab_size + sizeof(EXEC_POLICY_NOTE_SECTION) +
+					       sizeof(ELF_ADDED_PHDR_SECTION)),
+			.sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC,
+			.sh_addr = l->vaddr + l->copies_off, .sh_offset = l->phoff + l->copies_off,
+			.sh_size = l->load_size - l->copies_off, .sh_addralign = l->copies_align,
+		};
 	return out;
 }
 
@@ -374,6 +477,17 @@ static void write_undo(const struct layout *l, unsigned char *at)
 		policy_put64(at + sizeof(undo_magic) + 8 * i, field[i], l->be);
 }
 
+/* The old notes' bytes, from the old file in out to their copies. */
+static void copy_notes(const struct layout *l, unsigned char *out)
+{
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr ph;
+
+		if (l->copy_off[i] && gelf_getphdr(l->elf, (int)i, &ph))
+			memcpy(out + l->phoff + l->copy_off[i], out + ph.p_offset, ph.p_filesz);
+	}
+}
+
 static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, uint64_t gap)
 {
 	GElf_Phdr *ph = new_phdrs(l);
@@ -386,17 +500,18 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, ui
 		memcpy(out + l->strtab_off + l->old_strtab_size, names, sizeof(names));
 	}
 	write_undo(l, out + l->phoff + (l->phnum + 2) * l->phent);
+	copy_notes(l, out);
 	l->eh.e_phoff = l->phoff;
 	l->eh.e_phnum = (GElf_Half)(l->phnum + 2);
 	if (l->shnum) {
 		l->eh.e_shoff = l->shoff;
-		l->eh.e_shnum = (GElf_Half)(l->shnum + 2);
+		l->eh.e_shnum = (GElf_Half)(l->shnum + l->added);
 	}
 	ok = ok && encode(l, ELF_T_EHDR, &l->eh, 1, out) &&
 	     encode(l, ELF_T_PHDR, ph, l->phnum + 2, out + l->phoff);
 	policy_encode_note(out + l->phoff + l->note_off, stack, gap, l->be);
 	if (ok && l->shnum)
-		ok = encode(l, ELF_T_SHDR, sh, l->shnum + 2, out + l->shoff);
+		ok = encode(l, ELF_T_SHDR, sh, l->shnum + l->added, out + l->shoff);
 	free(ph);
 	free(sh);
 	return ok;

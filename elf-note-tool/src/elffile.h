@@ -20,6 +20,9 @@
  */
 #define ELF_ADDED_PHDR_SECTION	".elfnote.phdrs"
 
+/* The section over the copies of the old notes it makes then (addnote.c). */
+#define ELF_ADDED_NOTES_SECTION	".elfnote.notes"
+
 enum elf_verdict {
 	ELF_ANNOTATED = 0,	/* a well-formed note (its request may be 0) */
 	ELF_NO_NOTE = 1,	/* an executable without a policy note */

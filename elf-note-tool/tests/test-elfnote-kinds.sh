@@ -37,15 +37,15 @@ listed() {
 
 # The results, from the manifest: the build (1), the coverage (7 covers,
 # 2 more), the file count (1); per file, 6 checks of what was read (1 for
-# a line that is not listed), and 4 of its edit, one more when the edit is
-# in place (a stamped file) and one more when the file runs here (x86_64).
+# a line that is not listed), and 4 of its edit, one more for where the
+# edit put things (the notes, or the bytes in place) and one more when
+# the file runs here (x86_64).
 planned_results() {
 	local n=$((1 + 7 + 2 + 1)) name arch note extra
 	while IFS=$'\t' read -r name _ _ _ _ _ _ arch _ _ note extra; do
 		case "$name" in ''|'#'*) continue ;; esac
 		if listed "$name" "$note" "${extra:-}"; then n=$((n + 6)); else n=$((n + 1)); fi
-		n=$((n + 4))
-		[ "$note" = none ] || n=$((n + 1))
+		n=$((n + 5))
 		[ "$arch" != x86_64 ] || n=$((n + 1))
 	done < "$manifest"
 	echo "$n"
@@ -226,7 +226,8 @@ tap_check $? "the manifest lists $files files (at least 40)"
 # --- editing every kind ------------------------------------------------------
 # set adds a note to each unstamped file and rewrites each stamped one in
 # place; the result reads back in elfnote, readelf and eu-readelf, lints as
-# clean as the input, and x86_64 programs still run here (i386 ones run in
+# clean as the input, a note added brings copies of the old notes next to
+# it (notes-moved.py), and x86_64 programs still run here (i386 ones run in
 # the guest: tests/scenarios/55-note-after-link.scn).  clear then set again
 # never adds a second note.
 notes_of() { readelf -lW "$1" | grep -c '^ *NOTE '; }
@@ -248,6 +249,9 @@ while IFS=$'\t' read -r name _class _data _type _link _compiler _libc arch _runs
 	if [ "$note" != none ]; then
 		[ "$(cmp -l "$kinds/$name" "$f" | wc -l)" -le 8 ] && [ "$(stat -c %s "$f")" = "$(stat -c %s "$kinds/$name")" ]
 		tap_check $? "$name: in place: same size, at most 8 bytes differ"
+	else
+		out=$("$top/elf-note-tool/tests/notes-moved.py" "$kinds/$name" "$f" 2>&1)
+		tap_check $? "$name: the old notes copied after the new table, all within 256 bytes of it ($out)"
 	fi
 	if [ "$arch" = x86_64 ]; then
 		"$f"; status=$?

@@ -49,11 +49,11 @@ strips=(strip "strip --strip-all" objcopy eu-strip)
 # program and 4; 3. (5); 4. (1); 5. modes, caps (2);
 # 6. (3); 7. every step on each file; 8. (4); 8c. (3); 8b. (9); 8d. each
 # request; 9. refusals, one
-# among several (1); 10. every strip on each program.
+# among several (1); 10. every strip on each program; 11. (2).
 tap_plan $(( 1 + ${#good_sizes[@]} + ${#bad_sizes[@]} + ${#gaps[@]} + 3 +
 	${#programs[@]} * 5 + 1 + 6 + ${#programs[@]} + 4 + 5 + 1 + ${#modes[@]} + 2 + 3 +
 	${#fail_steps[@]} * ${#fail_files[@]} + 4 + 3 + 9 + ${#unhonoured[@]} + ${#refusals[@]} + 1 +
-	${#programs[@]} * ${#strips[@]} ))
+	${#programs[@]} * ${#strips[@]} + 2 ))
 
 # Everything a write could change: bytes, owner, mode, links, xattrs.
 state() {
@@ -446,7 +446,7 @@ open(sys.argv[2], "wb").write(data)
 PY
 before=$(state "$work/manysections")
 out=$("$elfnote" set --suid-stack 32M "$work/manysections" 2>&1); status=$?
-[ "$status" = 1 ] && case "$out" in *"too many sections to add two"*) true ;; *) false ;; esac &&
+[ "$status" = 1 ] && case "$out" in *"too many sections to add elfnote's"*) true ;; *) false ;; esac &&
 	[ "$(state "$work/manysections")" = "$before" ]
 tap_check $? "65535 section headers: refused, not wrapped around ($out)"
 
@@ -512,4 +512,59 @@ for f in "${programs[@]}"; do
 			tap_check $? "$s after set on $f: damage detected by check (exit $status, with the hint: strip first)"
 		fi
 	done
+done
+
+# 11. A stamped program finds its own build-id in memory, through the
+#     PT_NOTE entries ld.so and dl_iterate_phdr() hand it (now pointing at
+#     the copies set made after the new table), the same as readelf finds
+#     in the file's .note.gnu.build-id.
+cat > "$work/buildid.c" <<'C'
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+
+static int main_program(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size, (void)data;
+	for (int k = 0; k < info->dlpi_phnum; k++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+		const unsigned char *n = (const void *)(info->dlpi_addr + ph->p_vaddr);
+		const unsigned char *end = n + ph->p_memsz;
+
+		while (ph->p_type == PT_NOTE && n + sizeof(ElfW(Nhdr)) <= end) {
+			ElfW(Nhdr) h;
+			const unsigned char *desc;
+
+			memcpy(&h, n, sizeof(h));
+			desc = n + sizeof(h) + ((h.n_namesz + 3) & ~3u);
+			if (h.n_type == NT_GNU_BUILD_ID && h.n_namesz == 4 && !memcmp(n + sizeof(h), "GNU", 4)) {
+				for (unsigned int j = 0; j < h.n_descsz; j++)
+					printf("%02x", desc[j]);
+				printf(" at %#lx\n", (unsigned long)ph->p_vaddr);
+				return 1;
+			}
+			n = desc + ((h.n_descsz + 3) & ~3u);
+		}
+	}
+	return 1;	/* the first object is the program */
+}
+
+int main(void)
+{
+	return dl_iterate_phdr(main_program, NULL) ? 0 : 1;
+}
+C
+for link in dyn static; do
+	flags=; [ "$link" = static ] && flags=-static
+	# shellcheck disable=SC2086
+	cc -O2 $flags -Wl,--build-id -o "$work/bid-$link" "$work/buildid.c" &&
+		cp "$work/bid-$link" "$work/bid-$link.orig" &&
+		"$elfnote" set --suid-stack 32M "$work/bid-$link" >/dev/null
+	want=$(readelf -n "$work/bid-$link" | awk '/Build ID:/ { print $3 }')
+	note_at=$(readelf -lW "$work/bid-$link" | awk '$1 == "NOTE" { print $3 }' | tr '\n' ' ')
+	before=$("$work/bid-$link.orig") && after=$("$work/bid-$link")
+	[ -n "$want" ] && [ "${before%% *}" = "$want" ] && [ "${after%% *}" = "$want" ] &&
+		[ "${before#* at }" != "${after#* at }" ]
+	tap_check $? "$link: the build-id in memory after set is the file's ($want), read from the copy (${before#* at } -> ${after#* at }; PT_NOTE at $note_at)"
 done
