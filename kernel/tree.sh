@@ -56,8 +56,16 @@ series_files() {
 	done < "$PATCHES/series"
 }
 
+# What the patched tree is made of: the tarball and each patch's name and
+# bytes, not where this checkout lies, so that every clone shares a cache.
 series_id() {
-	{ tarball_id; series_files | xargs -r sha256sum; } | sha256sum | cut -d' ' -f1
+	local patch
+	{
+		tarball_id
+		for patch in $(series_files); do
+			echo "$(sha256sum < "$patch" | cut -d' ' -f1)  $(basename "$patch")"
+		done
+	} | sha256sum | cut -d' ' -f1
 }
 
 git_tree() { git -C "$patched" -c user.name=tree.sh -c user.email=tree.sh@localhost "$@"; }
