@@ -153,12 +153,28 @@ fi
 
 apt() { apt-get -c "$conf" -q "$@"; }
 
-echo "  DEBIAN  apt-get update (bookworm i386, $aptdir)"
-apt update > "$aptdir/log/update.log" 2>&1 ||
-	{ tail -20 "$aptdir/log/update.log" >&2; die "step 'apt-get update' failed (log: $aptdir/log/update.log)"; }
-# A failed index fetch is only a warning to apt-get update.
-! grep -E '^(W|E): (Failed to fetch|Some index files failed)' "$aptdir/log/update.log" >&2 ||
-	die "step 'apt-get update' could not fetch every index (log: $aptdir/log/update.log)"
+# Every index, or a failure naming the step.  A mirror in the middle of a
+# sync serves an index that does not match its Release file ("File has
+# unexpected size ... Mirror sync in progress?") for a minute or so:
+# three tries, 30 and 60 s apart.  A failed index fetch is only a
+# warning to apt-get update, hence the grep.
+update_indexes() {
+	local try log=$aptdir/log/update.log
+	for try in 1 2 3; do
+		[ "$try" = 1 ] || { echo "  DEBIAN  apt-get update again in $((30 * (try - 1))) s (try $try of 3)"; sleep $((30 * (try - 1))); }
+		echo "  DEBIAN  apt-get update (bookworm i386, $aptdir)"
+		if ! apt update > "$log" 2>&1; then
+			tail -20 "$log" >&2
+			echo "fetch.sh: step 'apt-get update' failed (log: $log)" >&2
+		elif grep -E '^(W|E): (Failed to fetch|Some index files failed)' "$log" >&2; then
+			echo "fetch.sh: step 'apt-get update' could not fetch every index (log: $log)" >&2
+		else
+			return 0
+		fi
+	done
+	die "step 'apt-get update' failed 3 times (log: $log)"
+}
+update_indexes
 
 echo "  DEBIAN  apt-get install --download-only: ${wanted[*]}"
 apt install --download-only -y --no-install-recommends "${wanted[@]}" > "$aptdir/log/install.log" 2>&1 ||
