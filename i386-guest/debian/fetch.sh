@@ -153,25 +153,41 @@ fi
 
 apt() { apt-get -c "$conf" -q "$@"; }
 
+# The suites whose index apt-get update could not fetch, one a line.
+failed_suites() {
+	sed -nE 's|^[WE]: Failed to fetch .*/dists/([^/ ]+)/.*|\1|p' "$1" | sort -u
+}
+
 # Every index, or a failure naming the step.  A mirror in the middle of a
 # sync serves an index that does not match its Release file ("File has
 # unexpected size ... Mirror sync in progress?") for a minute or so:
 # three tries, 30 and 60 s apart.  A failed index fetch is only a
-# warning to apt-get update, hence the grep.
+# warning to apt-get update, hence the check of its log.  When only
+# bookworm-updates or bookworm-security stay out of reach (a package
+# proxy was seen serving a stale security index for a day), the root is
+# built from the suites that were fetched, with a warning: it is a test
+# fixture, and bookworm alone has every package it needs.
 update_indexes() {
-	local try log=$aptdir/log/update.log
+	local try log=$aptdir/log/update.log failed status
 	for try in 1 2 3; do
 		[ "$try" = 1 ] || { echo "  DEBIAN  apt-get update again in $((30 * (try - 1))) s (try $try of 3)"; sleep $((30 * (try - 1))); }
 		echo "  DEBIAN  apt-get update (bookworm i386, $aptdir)"
-		if ! apt update > "$log" 2>&1; then
+		status=0
+		apt update > "$log" 2>&1 || status=$?
+		failed=$(failed_suites "$log" | tr '\n' ' ')
+		if [ -n "$failed" ]; then
+			echo "fetch.sh: step 'apt-get update' could not fetch the index of: $failed(log: $log)" >&2
+		elif [ "$status" != 0 ] || grep -qE '^(W|E): Some index files failed' "$log"; then
 			tail -20 "$log" >&2
 			echo "fetch.sh: step 'apt-get update' failed (log: $log)" >&2
-		elif grep -E '^(W|E): (Failed to fetch|Some index files failed)' "$log" >&2; then
-			echo "fetch.sh: step 'apt-get update' could not fetch every index (log: $log)" >&2
 		else
 			return 0
 		fi
 	done
+	if [ -n "$failed" ] && ! failed_suites "$log" | grep -qvE '^bookworm-(updates|security)$'; then
+		echo "fetch.sh: warning: building the root without ${failed% } (its index could not be fetched)" >&2
+		return 0
+	fi
 	die "step 'apt-get update' failed 3 times (log: $log)"
 }
 update_indexes
