@@ -59,10 +59,11 @@ series_files() {
 # What the patched tree is made of: the tarball and each patch's name and
 # bytes, not where this checkout lies, so that every clone shares a cache.
 series_id() {
-	local patch
+	local files patch
+	files=$(series_files) || return
 	{
 		tarball_id
-		for patch in $(series_files); do
+		for patch in $files; do
 			echo "$(sha256sum < "$patch" | cut -d' ' -f1)  $(basename "$patch")"
 		done
 	} | sha256sum | cut -d' ' -f1
