@@ -87,6 +87,11 @@ enum { UNDO_LEN, UNDO_PHOFF, UNDO_SHOFF, UNDO_PHNUM, UNDO_SHNUM, UNDO_SHSTRNDX, 
 /* The most program headers the table can hold (ELF32's are the smallest). */
 #define PHDRS_MAX (PHDR_TABLE_MAX / sizeof(Elf32_Phdr))
 
+/* An old note's bytes, and where their copy goes (from phoff). */
+struct note_copy {
+	uint64_t from, size, to;
+};
+
 struct layout {
 	Elf *elf;
 	bool is64, be;
@@ -100,9 +105,9 @@ struct layout {
 	uint64_t ehdr_vaddr;	/* ... at this address */
 	uint64_t phoff, vaddr;	/* of the new table, file and memory */
 	uint64_t note_off;	/* of the note, from phoff */
-	uint64_t copy_off[PHDRS_MAX];	/* of old PT_NOTE i's copy, from phoff; or 0 */
-	uint64_t copies_off;	/* of the first copy, from phoff; or 0 */
-	uint64_t copies_align;	/* the largest alignment among the copies */
+	struct note_copy copy[PHDRS_MAX];	/* of the old notes, in entry order */
+	size_t copies;
+	uint64_t copies_align;	/* the largest alignment among them */
 	uint64_t load_size;	/* of the new PT_LOAD */
 	size_t added;		/* sections: 2, or 3 with copies of old notes */
 	uint64_t strtab_off, strtab_size, old_strtab_off, old_strtab_size;
@@ -191,9 +196,7 @@ static uint64_t plan_copies(struct layout *l, uint64_t at)
 		if (a > 8 || (a & (a - 1)) || ph.p_offset % a)
 			continue;
 		at = align_up(at, a);
-		l->copy_off[i] = at;
-		if (!l->copies_off)
-			l->copies_off = at;
+		l->copy[l->copies++] = (struct note_copy){ ph.p_offset, ph.p_filesz, at };
 		if (a > l->copies_align)
 			l->copies_align = a;
 		at += ph.p_filesz;
@@ -208,15 +211,11 @@ static uint64_t plan_copies(struct layout *l, uint64_t at)
  */
 static bool moves(const struct layout *l, uint64_t off, uint64_t size, uint64_t *moved)
 {
-	if (!size)
-		return false;
-	for (size_t i = 0; i < l->phnum; i++) {
-		GElf_Phdr ph;
+	for (size_t i = 0; size && i < l->copies; i++) {
+		const struct note_copy *c = &l->copy[i];
 
-		if (!l->copy_off[i] || !gelf_getphdr(l->elf, (int)i, &ph))
-			continue;
-		if (off >= ph.p_offset && size <= ph.p_filesz && off - ph.p_offset <= ph.p_filesz - size) {
-			*moved = l->copy_off[i] + (off - ph.p_offset);
+		if (off >= c->from && size <= c->size && off - c->from <= c->size - size) {
+			*moved = c->to + (off - c->from);
 			return true;
 		}
 	}
@@ -234,7 +233,7 @@ static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_en
 	if (l->shnum != l->eh.e_shnum || l->shstrndx != l->eh.e_shstrndx ||
 	    l->shstrndx == SHN_UNDEF)
 		return "extended section numbering or no section name table (not supported)";
-	l->added = l->copies_off ? 3 : 2;
+	l->added = l->copies ? 3 : 2;
 	if (l->shnum + l->added >= SHN_LORESERVE)
 		return "too many sections to add elfnote's";
 	if (!gelf_getshdr(elf_getscn(l->elf, l->shstrndx), &sh) || sh.sh_type != SHT_STRTAB ||
@@ -385,8 +384,8 @@ static GElf_Shdr *new_shdrs(const struct layout *l)
 			.sh_name = (GElf_Word)(l->old_strtab_size + sizeof(EXEC_POLICY_NOTE_SECTION) +
 					       sizeof(ELF_ADDED_PHDR_SECTION)),
 			.sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC,
-			.sh_addr = l->vaddr + l->copies_off, .sh_offset = l->phoff + l->copies_off,
-			.sh_size = l->load_size - l->copies_off, .sh_addralign = l->copies_align,
+			.sh_addr = l->vaddr + l->copy[0].to, .sh_offset = l->phoff + l->copy[0].to,
+			.sh_size = l->load_size - l->copy[0].to, .sh_addralign = l->copies_align,
 		};
 	return out;
 }
@@ -480,12 +479,8 @@ static void write_undo(const struct layout *l, unsigned char *at)
 /* The old notes' bytes, from the old file in out to their copies. */
 static void copy_notes(const struct layout *l, unsigned char *out)
 {
-	for (size_t i = 0; i < l->phnum; i++) {
-		GElf_Phdr ph;
-
-		if (l->copy_off[i] && gelf_getphdr(l->elf, (int)i, &ph))
-			memcpy(out + l->phoff + l->copy_off[i], out + ph.p_offset, ph.p_filesz);
-	}
+	for (size_t i = 0; i < l->copies; i++)
+		memcpy(out + l->phoff + l->copy[i].to, out + l->copy[i].from, l->copy[i].size);
 }
 
 static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, uint64_t gap)
