@@ -1,6 +1,7 @@
 # Stack Clash hardening for exec, tested in an i386 guest.  See README.md.
 #
-#   make deps     install the Debian packages everything below needs
+#   make deps     install the host packages everything below needs
+#                 (deps/packages.txt; other architectures' come as data)
 #   make check    host tests, then stock and patched guest kernels of each
 #                 CHECK_COMBOS entry through every guest scenario;
 #                 ends with "N passed, N failed"
@@ -12,7 +13,7 @@
 #   make shell    boot the patched guest with an interactive busybox shell
 #   make elfnote  build the note tool; make install PREFIX=... DESTDIR=...
 #   make clean    remove build products but keep the kernel trees and builds
-#   make distclean  remove build/ entirely (every cache)
+#   make distclean  remove build/ (the caches clones share stay: $(CACHE))
 
 SHELL := /bin/bash
 BUILD ?= $(CURDIR)/build
@@ -23,33 +24,26 @@ ARCH ?= i386
 export BUILD SERIES ARCH
 
 # --- Debian packages --------------------------------------------------------
-# musl for i386 comes through multiarch (musl-dev:i386, which brings Debian's
-# i686 cross gcc); docs/toolchain.md says why not gcc-multilib.
-PACKAGES := linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12 qemu-system-x86 build-essential flex bison \
-	bc libelf-dev libssl-dev elfutils binutils cpio xz-utils file git rsync python3 \
-	musl-tools gcc-i686-linux-gnu clang libclang-rt-14-dev libcap-dev libcap2-bin attr acl strace \
-	debhelper dpkg-dev fakeroot gdb lintian openjdk-17-jdk-headless zstd \
-	binutils-mips-linux-gnu binutils-powerpc-linux-gnu binutils-powerpc64-linux-gnu libc6-dev-i386-cross
-PACKAGES_I386 := musl-dev:i386 busybox-static:i386 linux-config-6.1:i386
-# qemu-user runs the i386 programs a host test needs (the host kernel may
-# refuse them: tests/host/no-i386.c).  Without its recommended
-# qemu-user-binfmt, which would register binfmt_misc handlers in the
-# host's kernel.
-PACKAGES_NO_RECOMMENDS := qemu-user
+# The host's own packages (deps/packages.txt) are installed by
+# deps/install.sh; packages of other architectures that the build reads as
+# data (deps/data-packages.txt: musl, busybox and Debian's kernel config for
+# i386) are fetched into $(BUILD)/sysroot/ARCH by deps/fetch.sh, with the
+# project's own apt configuration.  The host's dpkg architectures never
+# change.  A suite whose index cannot be fetched is a warning, a package
+# that cannot be had is an error naming it (deps/apt.sh).
+
+# Caches shared by every clone on this machine, keyed by content (safe to
+# delete; make distclean names them): Debian's .debs, the kernel trees by
+# the tarball's checksum and the series' bytes, ccache's objects.
+CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/stackclamp
+export CACHE
 
 deps:
-	@missing="" bare=""; \
-	installed() { dpkg-query -W -f='$${Status}\n' "$$1" 2>/dev/null | grep -q '^install ok installed$$'; }; \
-	for p in $(PACKAGES) $(PACKAGES_I386); do installed "$$p" || missing="$$missing $$p"; done; \
-	for p in $(PACKAGES_NO_RECOMMENDS); do installed "$$p" || bare="$$bare $$p"; done; \
-	if [ -n "$$missing$$bare" ]; then \
-		echo "  DEPS    installing:$$missing$$bare"; \
-		[ "$$(id -u)" = 0 ] || { echo "make deps: run as root to install:$$missing$$bare" >&2; exit 1; }; \
-		dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386; \
-		apt-get update -q || exit; \
-		[ -z "$$missing" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing || exit; \
-		[ -z "$$bare" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$bare; \
-	fi
+	deps/install.sh
+
+DATA_ARCHES := $(shell awk '!/^\#/ && NF { print $$1 }' deps/data-packages.txt)
+sysroot: deps
+	for arch in $(DATA_ARCHES); do deps/fetch.sh $$arch || exit; done
 
 # --- kernels ----------------------------------------------------------------
 KOUT = $(BUILD)/out/linux-$(SERIES)-$(ARCH)
@@ -67,8 +61,9 @@ tree: deps
 # guest runs both (i386 ones through compat), and the host tests read both.
 ABIS := i386-guest/abis.sh
 PROGRAM_ABIS := $(shell $(ABIS) programs)
-# The compiler of ABI $(1)'s programs: its gcc with musl's specs.
-guest_cc = $(shell $(ABIS) cc abi=$(1)) -specs=/usr/lib/$(shell $(ABIS) triplet abi=$(1))/musl-gcc.specs
+# The compiler of ABI $(1)'s programs: its gcc with musl's specs (the
+# host's musl, or the one deps/fetch.sh unpacked: deps/sysroot.sh).
+guest_cc = $(shell $(ABIS) cc abi=$(1)) -specs=$(shell deps/sysroot.sh --specs $(1))
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -s
 UAPI = $(BUILD)/uapi-$(ARCH)
 GUEST_BIN := $(BUILD)/guest-bin
@@ -107,7 +102,7 @@ $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 
 # Sub-makes, so that files the previous step rewrote are seen with their
 # new times.
-samples: deps uapi
+samples: deps sysroot uapi
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
 	for abi in $(PROGRAM_ABIS); do \
 		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote && \
@@ -275,5 +270,7 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+	@echo "  CACHE   $(CACHE) is kept: the .debs, kernel trees and ccache objects every clone"
+	@echo "          shares (content-keyed, safe to delete: rm -rf $(CACHE))"
 
-.PHONY: elfnote fuzz install deps kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean
+.PHONY: elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean

@@ -23,7 +23,7 @@ tree=${1:?usage: kselftests.sh TREE ABI UAPI OUTDIR}
 abi=${2:?} uapi=${3:?} out=${4:?}
 read -r cc triplet < <("$top/i386-guest/abis.sh" cc,triplet abi="$abi")
 selftests=$tree/tools/testing/selftests
-build=(CC="$cc -specs=/usr/lib/$triplet/musl-gcc.specs" LDFLAGS=-static
+build=(CC="$cc -specs=$("$top/deps/sysroot.sh" --specs "$abi")" LDFLAGS=-static
 	KHDR_INCLUDES="-isystem $uapi/include")
 
 dir=$out/$abi/kselftest/exec

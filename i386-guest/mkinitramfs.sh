@@ -13,7 +13,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
-BUSYBOX=${BUSYBOX:-/bin/busybox}
+BUSYBOX=${BUSYBOX:-$("$top/deps/sysroot.sh" i386)/bin/busybox}
 GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
 out=${1:?usage: mkinitramfs.sh OUT.cpio [ARCH]}
 arch=${2:-i386}
@@ -24,21 +24,22 @@ die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 # beside the host's own: on x86_64 it runs through compat, in every ABI's
 # folder.  The scenarios do not run it; make shell does.
 file -L "$BUSYBOX" | grep -q 'ELF 32-bit.*Intel 80386.*statically linked' ||
-	die "$BUSYBOX is not a static i386 busybox (package busybox-static:i386)"
+	die "$BUSYBOX is not a static i386 busybox (busybox-static for i386: deps/fetch.sh i386)"
 
 # The ABIs the kernel runs, as "ABI PROGRAMS" lines: the name in the guest
 # and the folder its programs were built into (abis.txt).
 abis=$("$top/i386-guest/abis.sh" abi,programs kernel="$arch")
 [ -n "$abis" ] || die "unknown ARCH '$arch' ($(echo $("$top/i386-guest/abis.sh" kernel)))"
 
-# The loaders of the dynamic samples of a programs folder: musl's
-# (musl:i386, musl for the host) and glibc's (libc6-i386-cross for i386,
-# the host's for x86_64): LOADER LIBC GLIBC_INTERP GLIBC_LIB.
+# The loaders of the dynamic samples of a programs folder: musl's (musl
+# of the programs' architecture: the host's, or the one deps/fetch.sh
+# unpacked) and glibc's (libc6-i386-cross for i386, the host's for
+# x86_64): LOADER LIBC GLIBC_INTERP GLIBC_LIB.
 loaders() {
-	local musl_ld triplet glibc_ld glibc_lib
-	read -r musl_ld triplet glibc_ld glibc_lib < <("$top/i386-guest/abis.sh" \
-		musl_ld,triplet,glibc_ld,glibc_lib abi="$1")
-	echo "$musl_ld /usr/lib/$triplet/libc.so $glibc_ld $glibc_lib"
+	local musl_ld debarch triplet glibc_ld glibc_lib
+	read -r musl_ld debarch triplet glibc_ld glibc_lib < <("$top/i386-guest/abis.sh" \
+		musl_ld,debarch,triplet,glibc_ld,glibc_lib abi="$1")
+	echo "$musl_ld $("$top/deps/sysroot.sh" "$debarch")/lib/$triplet/libc.so $glibc_ld $glibc_lib"
 }
 
 # initramfs.list for one ABI, its paths moved under /abi/ABI.

@@ -24,6 +24,7 @@ arch=${2:-i386}
 profile=${3:-}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+. "$top/kernel/ccache.sh"
 
 case "$variant" in
 stock) src=$BUILD/src/linux-$SERIES-pristine; "$top/kernel/tree.sh" pristine ;;
@@ -38,7 +39,7 @@ out=$BUILD/out/linux-$SERIES-$arch-$variant${profile:+-$profile}
 mkdir -p "$out"
 # LOCALVERSION set (empty) keeps setlocalversion from adding "+" for the
 # git tree the patched kernel is built from.
-kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "$@"; }
+kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "${KCC[@]}" "$@"; }
 
 # The fragment, the variant's own fragment if any (symbols only the series
 # adds), and the variant's name, so `uname -r` tells which kernel booted.

@@ -6,9 +6,11 @@
 #
 #   kernel/check-debian-configs.sh [FLAVOUR...]
 #
-# FLAVOUR names a file of linux-config-$SERIES (amd64) or
-# linux-config-$SERIES:i386 (multiarch), e.g. amd64_none_amd64 (default:
-# that, and i386_none_686-pae for 6.1).
+# FLAVOUR names a file of Debian's linux-config-$SERIES of the flavour's
+# architecture (its first word), e.g. amd64_none_amd64 (default: that, and
+# i386_none_686-pae for 6.1): the host's package for the host's
+# architecture, the one deps/fetch.sh unpacked for another
+# (deps/sysroot.sh).
 # Output folders build/out/debian-SERIES-FLAVOUR-{pristine,patched} are
 # caches (safe to delete; a later run is incremental).  TAP on stdout.
 set -uo pipefail
@@ -17,7 +19,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 SERIES=${SERIES:-6.1}
 JOBS=${JOBS:-2}
-configs=/usr/src/linux-config-$SERIES
+. "$top/kernel/ccache.sh"
 flavours=("$@")
 # Debian 12 ships i386 configs for 6.1 only.
 if [ ${#flavours[@]} = 0 ] && [ "$SERIES" = 6.1 ]; then
@@ -40,6 +42,8 @@ objects_for() {
 # (the series moves lines), sorted.
 warnings() {
 	local tree=$BUILD/src/linux-$SERIES-$1 out=$BUILD/out/debian-$SERIES-$2-$1 arch=$3
+	local configs
+	configs=$(configs_of "$2")
 	mkdir -p "$out"
 	if [ ! -f "$out/.config" ] || ! cmp -s <(xzcat "$configs/config.$2.xz") "$out/.config.debian"; then
 		xzcat "$configs/config.$2.xz" > "$out/.config.debian"
@@ -48,26 +52,30 @@ warnings() {
 		"$tree/scripts/config" --file "$out/.config" --set-str SYSTEM_TRUSTED_KEYS "" \
 			--set-str SYSTEM_REVOCATION_KEYS "" --disable MODULE_SIG_ALL \
 			--set-str MODULE_SIG_KEY "certs/signing_key.pem" >/dev/null
-		make -s -C "$tree" O="$out" ARCH="$arch" olddefconfig >/dev/null || return 1
+		make -s -C "$tree" O="$out" ARCH="$arch" "${KCC[@]}" olddefconfig >/dev/null || return 1
 	fi
-	make -s -C "$tree" O="$out" ARCH="$arch" -j"$JOBS" prepare >/dev/null 2>&1 || return 1
+	make -s -C "$tree" O="$out" ARCH="$arch" "${KCC[@]}" -j"$JOBS" prepare >/dev/null 2>&1 || return 1
 	# Rebuilt every time, for their warnings; the sources are not touched
 	# (the guest kernels are built from the same trees).
 	# shellcheck disable=SC2046 # one word per object
 	(cd "$out" && rm -f $(objects_for "$arch"))
 	# shellcheck disable=SC2046
-	make -C "$tree" O="$out" ARCH="$arch" -j"$JOBS" W=1 $(objects_for "$arch") 2>&1 >/dev/null |
+	make -C "$tree" O="$out" ARCH="$arch" "${KCC[@]}" -j"$JOBS" W=1 $(objects_for "$arch") 2>&1 >/dev/null |
 		grep -E 'warning:' | sed -E "s|$tree/||; s|$out/||; s/:[0-9]+(:[0-9]+)?:/:/" | sort -u
 }
 
+# The folder of FLAVOUR's config: linux-config-$SERIES of its architecture.
+configs_of() { echo "$("$top/deps/sysroot.sh" "${1%%_*}")/usr/src/linux-config-$SERIES"; }
+
 for flavour in "${flavours[@]}"; do
+	configs=$(configs_of "$flavour")
 	case "$flavour" in
 	amd64*) arch=x86_64 ;;
 	i386*) arch=i386 ;;
 	*) echo "not ok - $flavour: unknown flavour"; continue ;;
 	esac
 	if [ ! -f "$configs/config.$flavour.xz" ]; then
-		echo "not ok - $flavour: no $configs/config.$flavour.xz (package linux-config-$SERIES)"
+		echo "not ok - $flavour: no $configs/config.$flavour.xz (package linux-config-$SERIES, ${flavour%%_*})"
 		continue
 	fi
 	start=$SECONDS

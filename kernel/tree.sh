@@ -7,43 +7,64 @@
 #                                      same files, then kernel/patches/$SERIES applied in
 #                                      series order with git am
 #
-# Both are caches: delete $BUILD and they come back.  The patched tree is only
-# reset and re-patched when the tarball or the series changed, so kernel
-# builds from it stay incremental.
+# Both are links into the cache every clone shares ($CACHE/kernel), where
+# a tree is kept under what it is made of: the pristine tree under the
+# tarball's checksum, the patched one under that and the series' patch
+# names and bytes.  A tree there is complete (made aside, then renamed
+# into place) and never changed afterwards, so a second clone, or a
+# series changed back, builds from it at once; a changed series makes a
+# new tree and never touches the old one.  Only the two patched trees
+# used last are kept per tarball.  Everything there is safe to delete.
 #
 # Usage: kernel/tree.sh [pristine|patched|version]
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
+CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackclamp}
 SERIES=${SERIES:-6.1}
 TARBALL=${TARBALL:-/usr/src/linux-source-$SERIES.tar.xz}
 PATCHES=${PATCHES:-$top/kernel/patches/$SERIES}
+# Patched trees kept per tarball (each about 3 GB with its git objects).
+KEEP_PATCHED=${KEEP_PATCHED:-2}
 
 pristine=$BUILD/src/linux-$SERIES-pristine
 patched=$BUILD/src/linux-$SERIES-patched
 
 die() { echo "kernel/tree.sh: $*" >&2; exit 1; }
 
-tarball_id() { stat -c '%n %s %Y' "$TARBALL"; }
-
 tree_version() {
 	make -s --no-print-directory -C "$1" kernelversion 2>/dev/null
 }
 
+[ -f "$TARBALL" ] || die "$TARBALL missing: run 'make deps' (package linux-source-$SERIES)"
+mkdir -p "$CACHE/kernel" "$BUILD/src"
+# One tree.sh at a time in the cache: two clones asking for the same tree
+# make it once.
+exec 9> "$CACHE/kernel/.lock"
+flock 9
+
+tarball_sum=$(sha256sum < "$TARBALL" | cut -c1-16)
+entry=$CACHE/kernel/linux-$SERIES-$tarball_sum
+
+# link NAME TARGET: $BUILD/src/NAME points at TARGET.
+link() {
+	rm -rf "${1:?}"
+	ln -s "$2" "$1"
+}
+
 prepare_pristine() {
-	[ -f "$TARBALL" ] || die "$TARBALL missing: run 'make deps' (package linux-source-$SERIES)"
-	if [ -f "$pristine/.tarball-id" ] &&
-	   [ "$(cat "$pristine/.tarball-id")" = "$(tarball_id)" ]; then
-		return
+	local tree=$entry/pristine
+	if [ ! -f "$tree/.tarball-id" ]; then
+		echo "  EXTRACT $TARBALL"
+		rm -rf "$tree" "$tree.tmp"
+		mkdir -p "$tree.tmp"
+		tar -xJf "$TARBALL" -C "$tree.tmp" --strip-components=1
+		echo "$tarball_sum $(basename "$TARBALL")" > "$tree.tmp/.tarball-id"
+		mv "$tree.tmp" "$tree"
+		echo "  PRISTINE linux $(tree_version "$tree") in $tree"
 	fi
-	echo "  EXTRACT $TARBALL"
-	rm -rf "$pristine" "$pristine.tmp"
-	mkdir -p "$pristine.tmp"
-	tar -xJf "$TARBALL" -C "$pristine.tmp" --strip-components=1
-	tarball_id > "$pristine.tmp/.tarball-id"
-	mv "$pristine.tmp" "$pristine"
-	echo "  PRISTINE linux $(tree_version "$pristine") in $pristine"
+	[ "$(readlink "$pristine" 2>/dev/null)" = "$tree" ] || link "$pristine" "$tree"
 }
 
 # The patches that series lists, in order, as absolute paths.
@@ -57,61 +78,65 @@ series_files() {
 }
 
 # What the patched tree is made of: the tarball and each patch's name and
-# bytes, not where this checkout lies, so that every clone shares a cache.
+# bytes, not where this checkout lies, so that every clone shares a tree.
 series_id() {
 	local files patch
 	files=$(series_files) || return
 	{
-		tarball_id
+		echo "$tarball_sum"
 		for patch in $files; do
 			echo "$(sha256sum < "$patch" | cut -d' ' -f1)  $(basename "$patch")"
 		done
 	} | sha256sum | cut -d' ' -f1
 }
 
-git_tree() { git -C "$patched" -c user.name=tree.sh -c user.email=tree.sh@localhost "$@"; }
-
-import_pristine() {
-	echo "  GIT     importing pristine tree into $patched (once per tarball)"
-	rm -rf "$patched"
-	mkdir -p "$patched"
-	cp -a "$pristine/." "$patched/"
-	rm -f "$patched/.tarball-id"
+# make_patched DIR ID: the pristine files in a git tree, committed and
+# tagged "pristine", then the series applied with git am.  Objects are
+# stored uncompressed: writing 75,000 of them compressed takes minutes,
+# uncompressed seconds.
+make_patched() {
+	local dir=$1 id=$2 patch
+	git_tree() { git -C "$dir" -c user.name=tree.sh -c user.email=tree.sh@localhost \
+		-c core.compression=0 -c core.looseCompression=0 "$@"; }
+	echo "  GIT     pristine tree into $dir"
+	cp -a "$entry/pristine" "$dir"
+	rm -f "$dir/.tarball-id"
 	git_tree init -q
 	# The tarball ships no .gitignore for build products of an O= build, but
 	# a stray file would make 'git am' refuse; keep the index complete.
 	git_tree add -A -f .
-	git_tree commit -q -m "linux $(tree_version "$pristine") as shipped in $(basename "$TARBALL")"
+	git_tree commit -q -m "linux $(tree_version "$dir") as shipped in $(basename "$TARBALL")"
 	git_tree tag pristine
-	tarball_id > "$patched/.git/tarball-id"
+	for patch in $(series_files); do
+		echo "  APPLY   $(basename "$patch")"
+		if ! git_tree am -q --keep-cr "$patch" >/dev/null 2>"$dir.err"; then
+			cat "$dir.err" >&2
+			rm -rf "$dir" "$dir.err"
+			die "patch $(basename "$patch") does not apply to linux $(tree_version "$entry/pristine") ($TARBALL)"
+		fi
+	done
+	rm -f "$dir.err"
+	echo "$id" > "$dir/.git/series-id"
 }
 
 prepare_patched() {
 	prepare_pristine
-	if [ ! -d "$patched/.git" ] ||
-	   [ "$(cat "$patched/.git/tarball-id" 2>/dev/null)" != "$(tarball_id)" ]; then
-		import_pristine
+	local id tree old
+	# No link to a tree that is not this series'.
+	rm -rf "$patched"
+	id=$(series_id)
+	tree=$entry/patched-${id:0:16}
+	if [ ! -f "$tree/.git/series-id" ]; then
+		rm -rf "$tree" "$tree.tmp"
+		make_patched "$tree.tmp" "$id"
+		mv "$tree.tmp" "$tree"
+		echo "  PATCHED linux $(tree_version "$tree") + $(series_files | wc -l) patches in $tree"
 	fi
-	local want
-	want=$(series_id)
-	if [ "$(cat "$patched/.git/series-id" 2>/dev/null)" = "$want" ]; then
-		return
-	fi
-	rm -f "$patched/.git/series-id"
-	git_tree am --abort >/dev/null 2>&1 || true
-	git_tree reset -q --hard pristine
-	git_tree clean -q -fdx
-	local patch
-	for patch in $(series_files); do
-		echo "  APPLY   $(basename "$patch")"
-		if ! git_tree am -q --keep-cr "$patch" >/dev/null 2>"$BUILD/git-am.err"; then
-			git_tree am --abort >/dev/null 2>&1 || true
-			cat "$BUILD/git-am.err" >&2
-			die "patch $(basename "$patch") does not apply to linux $(tree_version "$pristine") ($TARBALL)"
-		fi
-	done
-	echo "$want" > "$patched/.git/series-id"
-	echo "  PATCHED linux $(tree_version "$pristine") + $(series_files | wc -l) patches in $patched"
+	touch "$tree"
+	link "$patched" "$tree"
+	# The least recently used patched trees beyond KEEP_PATCHED go.
+	ls -dt "$entry"/patched-* 2>/dev/null | grep -v '\.tmp$' | tail -n +$((KEEP_PATCHED + 1)) |
+		while read -r old; do rm -rf "$old"; done
 }
 
 case "${1:-patched}" in

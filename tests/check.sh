@@ -71,6 +71,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	run_host test-tap "$top/tests/host/test-tap.sh"
 	run_host test-abis "$top/tests/host/test-abis.sh"
 	run_host test-tree "$top/tests/host/test-tree.sh"
+	run_host test-deps "$top/tests/host/test-deps.sh"
 	run_host test-table "$top/tests/host/test-table.sh"
 	run_host test-doc-paths "$top/tests/host/test-doc-paths.sh"
 	run_host test-effect "$top/tests/host/test-effect.sh"

@@ -16,8 +16,9 @@
 #   interp(PT_INTERP path, or -) note(expected suid stack in bytes, or none)
 # runs_i386 is yes for an i386 program the i386 guest kernel could run:
 # static ones, and dynamic ones whose interpreter is a file on this host
-# that could go into an initramfs: /lib/ld-musl-i386.so.1 (musl:i386, a
-# link to /usr/lib/i386-linux-musl/libc.so, the whole of musl), and
+# that could go into an initramfs: /lib/ld-musl-i386.so.1 (musl for i386,
+# fetched as data: lib/i386-linux-musl/libc.so of its sysroot, the whole
+# of musl), and
 # /lib/ld-linux.so.2, which is /usr/i686-linux-gnu/lib/ld-linux.so.2 (with
 # libc.so.6 next to it).
 #
@@ -31,7 +32,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 inc=$top/elf-note-tool/include
 out=${1:?usage: make-elf-kinds.sh OUTDIR}
 note=$((48 << 20))
-musl32=/usr/lib/i386-linux-musl
+# musl for i386: Debian's, fetched as data (deps/fetch.sh, deps/sysroot.sh).
+musl32root=$("$top/deps/sysroot.sh" i386)
+musl32=$musl32root/usr/lib/i386-linux-musl
 export LC_ALL=C SOURCE_DATE_EPOCH=0
 
 work=$(mktemp -d)
@@ -184,7 +187,7 @@ c_kind i386-gcc-glibc-pie 32 little DYN dynamic gcc glibc i386 yes /lib/ld-linux
 # builtins in place of libgcc; musl needs no crtbegin/crtend.
 c_kind i386-clang-musl-static 32 little EXEC static clang musl i386 yes - -- \
 	clang --target=i686-linux-gnu -static -O2 -nostdinc \
-	-isystem /usr/include/i386-linux-musl -isystem "$res/include" "$I" \
+	-isystem "$musl32root/usr/include/i386-linux-musl" -isystem "$res/include" "$I" \
 	-nostdlib -o @OUT@ $musl32/crt1.o $musl32/crti.o @SRC@ $musl32/libc.a "$rt32" $musl32/crtn.o
 # clang finds the i686 cross gcc's glibc and libgcc by itself.
 c_kind i386-clang-glibc-pie 32 little DYN dynamic clang glibc i386 yes /lib/ld-linux.so.2 -- \

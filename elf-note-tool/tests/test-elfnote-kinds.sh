@@ -124,7 +124,7 @@ desc_value() {
 host_interp() {
 	case "$1" in
 	/lib/ld-linux.so.2) echo /usr/i686-linux-gnu/lib/ld-linux.so.2 ;;
-	/lib/ld-musl-i386.so.1) readlink -f /lib/ld-musl-i386.so.1 ;;
+	/lib/ld-musl-i386.so.1) echo "$("$top/deps/sysroot.sh" i386)/lib/i386-linux-musl/libc.so" ;;
 	esac
 }
 

@@ -95,7 +95,7 @@ int main(void) { return 0; }
 C
 cc -I"$top/elf-note-tool/include" -O2 -o "$work/x64-dyn" "$work/p.c" &&
 	cc -I"$top/elf-note-tool/include" -O2 -static -o "$work/x64-static" "$work/p.c" &&
-	i686-linux-gnu-gcc -specs=/usr/lib/i386-linux-musl/musl-gcc.specs -static \
+	i686-linux-gnu-gcc -specs="$("$top/deps/sysroot.sh" --specs i386)" -static \
 		-I"$top/elf-note-tool/include" -O2 -o "$work/i386-static" "$work/p.c"
 tap_check $? "built x86_64 dynamic, x86_64 static and i386 static programs with the header"
 for f in "${stamped[@]}"; do

@@ -23,7 +23,8 @@ ELFNOTE=${ELFNOTE:-$BUILD/elfnote/elfnote}
 GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
 JAVAC=${JAVAC:-javac}
 dir=$BUILD/debian
-archives=$dir/archives
+# The .debs fetch.sh downloaded: the cache every clone shares.
+archives=$(. "$top/deps/apt.sh" && echo "$DEPS_DEBS")
 manifest=$dir/debs.txt
 root=$dir/root-i386
 listing=$dir/listing.tsv

@@ -21,7 +21,7 @@ tap_plan $((${#rows[@]} + ${#kernels[@]} + 2))
 for abi in "${rows[@]}"; do
 	read -r kernel programs < <("$abis" kernel,programs abi="$abi")
 	qemu=$("$abis" qemu abi="$kernel")
-	build=$("$abis" cc,triplet,clang,musl_ld,glibc_ld,glibc_lib abi="$programs")
+	build=$("$abis" debarch,cc,triplet,clang,musl_ld,glibc_ld,glibc_lib abi="$programs")
 	[ -n "$qemu" ] && [ "$qemu" != - ] && [ -n "$build" ] && [[ " $build " != *" - "* ]]
 	tap_check $? "$abi: kernel $kernel names its QEMU, programs $programs how they are built"
 done

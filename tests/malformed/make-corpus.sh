@@ -26,7 +26,7 @@ case " $known" in
 *) echo "make-corpus.sh: unknown ABI '$abi' (${known% })" >&2; exit 1 ;;
 esac
 read -r cc triplet < <("$abis" cc,triplet abi="$abi")
-CC_ABI=${CC_ABI:-$cc -specs=/usr/lib/$triplet/musl-gcc.specs}
+CC_ABI=${CC_ABI:-$cc -specs=$("$top/deps/sysroot.sh" --specs "$abi")}
 bin=$out/$abi/bin
 src_dir=$out/$abi/src
 mkdir -p "$bin" "$src_dir" "$out/scenarios"

@@ -1,0 +1,14 @@
+# kernel/ccache.sh: how the project's kernel builds compile, sourced by
+# kernel/build.sh and kernel/check-debian-configs.sh.  Every compile goes
+# through ccache, whose objects every clone on the machine shares
+# ($CACHE/ccache).  ccache keys an object by the compiler, its arguments
+# and the contents of the source and of every header it read, so a hit is
+# the object the compiler would have made: a second clone builds its
+# kernels from the cache, and nothing stale can come out of it.  (The
+# trees themselves come from $CACHE/kernel at one path per content,
+# kernel/tree.sh, so a clone's compiles are the same commands.)
+CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackclamp}
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+# make's variables for it.
+KCC=(CC="ccache gcc" HOSTCC="ccache gcc")
