@@ -58,9 +58,10 @@ checkpatch_series() {
 	done < "$top/kernel/patches/$series/series"
 }
 
-# The kernels to boot: SERIES/ARCH pairs (the Makefile's CHECK_COMBOS).
+# The kernels to boot: SERIES/ARCH pairs, each stock and patched, or
+# SERIES/ARCH/VARIANT for one variant (the Makefile's CHECK_COMBOS).
 CHECK_COMBOS=${CHECK_COMBOS:-6.1/i386}
-series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
+series_list=$(for c in $CHECK_COMBOS; do echo "${c%%/*}"; done | sort -uV)
 
 {
 	echo "# host tests"
@@ -97,10 +98,12 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%/*}"; done | sort -uV)
 	# Every boot of every kernel, GUEST_JOBS at a time (i386-guest/run.sh).
 	kernels=()
 	for combo in $CHECK_COMBOS; do
-		series=${combo%/*} arch=${combo#*/}
-		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch)" \
-			"from $(ls /usr/src/linux-source-"$series".tar.xz)"
-		kernels+=("$series/$arch/stock" "$series/$arch/patched")
+		IFS=/ read -r series arch variant <<< "$combo"
+		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch," \
+			"${variant:-stock and patched}) from $(ls /usr/src/linux-source-"$series".tar.xz)"
+		for variant in ${variant:-stock patched}; do
+			kernels+=("$series/$arch/$variant")
+		done
 	done
 	for series in ${CHECK_DEBUG:-}; do
 		echo "# guest tests under KASAN and UBSAN: linux $(SERIES=$series "$top/kernel/tree.sh" version)" \
