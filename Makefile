@@ -6,6 +6,8 @@
 #                 CHECK_COMBOS entry through every guest scenario;
 #                 ends with "N passed, N failed"
 #   make check-all  the same for linux-source-6.1 and 6.12, i386 and x86_64
+#   make check-host the host tests alone (no guest kernel)
+#   make fresh-check  make deps and check-host in a fresh bookworm (mmdebstrap)
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
 #   make bench-count  count what reading the note adds to an exec (not a test)
@@ -245,6 +247,19 @@ check-run: host-tests
 	done
 	CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" tests/check.sh
 
+# The host tests alone, no guest kernel: what make fresh-check runs in a
+# fresh system.
+check-host: deps $(BUILD)/host/no-i386
+	$(BUILD)/host/no-i386 $(MAKE) check-host-run
+
+check-host-run: host-tests
+	CHECK_COMBOS= CHECK_DEBUG= tests/check.sh
+
+# Not part of check: make deps and make check-host in a fresh bookworm
+# system that mmdebstrap builds (tests/fresh-check.sh; as root).
+fresh-check: deps
+	tests/fresh-check.sh
+
 # Every tree on both architectures, and both debug kernels.
 check-all:
 	$(MAKE) check CHECK_COMBOS="6.1/i386 6.1/x86_64 6.12/i386 6.12/x86_64" CHECK_DEBUG="6.1 6.12"
@@ -281,4 +296,4 @@ distclean:
 	@echo "  CACHE   $(CACHE) is kept: the .debs, kernel trees and ccache objects every clone"
 	@echo "          shares (content-keyed, safe to delete: rm -rf $(CACHE))"
 
-.PHONY: elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean
+.PHONY: check-host check-host-run fresh-check elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean

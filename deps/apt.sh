@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # deps/apt.sh: the apt steps every Debian package of the project goes
 # through, sourced by deps/install.sh (the host's own packages: make deps)
 # and deps/fetch.sh (packages of any architecture, fetched as data into

@@ -52,7 +52,9 @@ flock 9
 debs=()
 for pkg in "${wanted[@]}"; do
 	deb=$(sed -nE "s/^Inst $pkg \(([^ ]+) .* \[([a-z0-9]+)\]\).*$/${pkg}_\1_\2.deb/p" "$aptdir/log/simulate.log" | sed 's/:/%3a/g')
-	[ -n "$deb" ] && [ -f "$DEPS_DEBS/$deb" ] || deps_die "$pkg ($arch) was not downloaded (log: $aptdir/log/download.log)"
+	if [ -z "$deb" ] || [ ! -f "$DEPS_DEBS/$deb" ]; then
+		deps_die "$pkg ($arch) was not downloaded (log: $aptdir/log/download.log)"
+	fi
 	debs+=("$DEPS_DEBS/$deb")
 done
 flock -u 9

@@ -10,5 +10,10 @@
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackclamp}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+# Depend mode: on a miss, ccache's default mode runs the preprocessor once
+# more only to key the result, a fifth more work in a cold build; this one
+# keys it from the dependency file the compiler writes anyway (kbuild
+# always asks for one, -Wp,-MMD), as sound and no slower than no ccache.
+export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
 # make's variables for it.
 KCC=(CC="ccache gcc" HOSTCC="ccache gcc")

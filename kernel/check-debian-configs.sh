@@ -41,7 +41,10 @@ objects_for() {
 # kernel-doc), with the tree's path and line and column numbers dropped
 # (the series moves lines), sorted.
 warnings() {
-	local tree=$BUILD/src/linux-$SERIES-$1 out=$BUILD/out/debian-$SERIES-$2-$1 arch=$3
+	# The tree's real path: build/src holds links into the shared cache,
+	# and make prints the real one.
+	local tree out=$BUILD/out/debian-$SERIES-$2-$1 arch=$3
+	tree=$(readlink -f "$BUILD/src/linux-$SERIES-$1")
 	local configs
 	configs=$(configs_of "$2")
 	mkdir -p "$out"

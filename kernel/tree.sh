@@ -135,6 +135,8 @@ prepare_patched() {
 	touch "$tree"
 	link "$patched" "$tree"
 	# The least recently used patched trees beyond KEEP_PATCHED go.
+	# (The names are patched- and 16 hex digits: no blank to split on.)
+	# shellcheck disable=SC2010
 	ls -dt "$entry"/patched-* 2>/dev/null | grep -v '\.tmp$' | tail -n +$((KEEP_PATCHED + 1)) |
 		while read -r old; do rm -rf "$old"; done
 }
