@@ -50,7 +50,7 @@ printf '%s\n' "$sources" | mmdebstrap --mode=root --variant=minbase --include=ma
 	--customize-hook="git clone -q '$top' \"\$1/src/stackclamp\" && git -C \"\$1/src/stackclamp\" checkout -q '$rev'" \
 	--customize-hook="chroot \"\$1\" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb LANG=C.UTF-8 bash -c '$inside'" \
 	bookworm "$root" - > "$log" 2>&1 || status=$?
-grep -E '^[0-9]+ passed, [0-9]+ failed$|^fresh-check:|warning:|cannot install' "$log" || true
+grep -E '^[0-9]+ passed, [0-9]+ failed$|^fresh-check: |^[^ ]+: warning: index|cannot install' "$log" || true
 if [ "$status" != 0 ]; then
 	tail -30 "$log" >&2
 	deps_die "failed after $((SECONDS - start)) s (exit $status; log: $log; the system stays in $root)"
