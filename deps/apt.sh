@@ -192,13 +192,17 @@ deps_host_sources() {
 # deps_private_apt DIR ARCH: an apt configuration of the project's own in
 # DIR (DIR/apt.conf), for packages of Debian architecture ARCH fetched as
 # data: its own state, an empty dpkg status, its own source list (the
-# host's, kept to DEPS_SUITES and main), no lock, none of the host's
-# hooks; .debs go to the shared DEPS_DEBS.  Sets APT to use it.  The
-# host's package state and dpkg architectures are never touched.
+# host's, kept to DEPS_SUITES and main), no lock of the host's, none of
+# the host's hooks; .debs go to the shared DEPS_DEBS.  Sets APT to use
+# it.  The host's package state and dpkg architectures are never touched.
+# DIR is in the shared cache ($CACHE/apt-ARCH), so that clones share its
+# indexes: the calling script holds DIR's lock until it exits.
 deps_private_apt() {
 	local dir=$1 arch=$2 sources
 	mkdir -p "$dir/sources.list.d" "$dir/preferences.d" "$dir/state/lists/partial" \
 		"$dir/cache" "$dir/log" "$DEPS_DEBS/partial"
+	exec 8> "$dir/.lock"
+	flock 8
 	sources=$(deps_host_sources)
 	[ -n "$sources" ] || deps_die "no bookworm main source in $DEPS_SOURCES_PARTS/*.sources or $DEPS_SOURCES_LIST"
 	printf '%s\n' "$sources" > "$dir/sources.list.d/debian.sources.new"

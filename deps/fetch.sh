@@ -21,7 +21,7 @@ DEPS_WHO="deps/fetch.sh"
 arch=${1:?usage: deps/fetch.sh ARCH}
 list=$here/data-packages.txt
 sysroot=$BUILD/sysroot/$arch
-aptdir=$BUILD/apt-$arch
+aptdir=$CACHE/apt-$arch
 
 read -r -a wanted < <(awk -v arch="$arch" '!/^#/ && $1 == arch { $1 = ""; print }' "$list")
 [ "${#wanted[@]}" -gt 0 ] || deps_die "$list names no package for $arch"

@@ -18,7 +18,7 @@ BUILD=${BUILD:-$top/build}
 DEPS_WHO=fetch.sh
 . "$top/deps/apt.sh"
 dir=$BUILD/debian
-aptdir=$BUILD/apt-i386
+aptdir=$CACHE/apt-i386
 archives=$DEPS_DEBS
 manifest=$dir/debs.txt
 stamp=$dir/fetch.stamp
