@@ -15,10 +15,5 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 # keys it from the dependency file the compiler writes anyway (kbuild
 # always asks for one, -Wp,-MMD), as sound and no slower than no ccache.
 export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
-# A hit hashes every header the object read (hundreds per kernel file):
-# the inode cache keeps each header's hash, keyed by its inode, size and
-# times, so that a warm kernel build does not hash the same headers a
-# thousand times.
-export CCACHE_INODECACHE=${CCACHE_INODECACHE:-true}
 # make's variables for it.
 KCC=(CC="ccache gcc" HOSTCC="ccache gcc")
