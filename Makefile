@@ -248,12 +248,9 @@ check-run:
 	$(MAKE) host-tests || { kill -- -$$kernels 2>/dev/null; wait; exit 1; }; \
 	wait $$kernels || { cat $(BUILD)/kernels.log; echo "make: the kernel builds failed (log: $(BUILD)/kernels.log)" >&2; exit 1; }; \
 	cat $(BUILD)/kernels.log
-	for combo in $(CHECK_COMBOS); do \
-		IFS=/ read -r series arch variant <<< "$$combo"; \
-		$(MAKE) -s initramfs SERIES=$$series ARCH=$$arch || exit; \
-	done
-	for series in $(CHECK_DEBUG); do \
-		$(MAKE) -s initramfs SERIES=$$series ARCH=x86_64 || exit; \
+	for kernel in $$(CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" kernel/build-kernels.sh --list | \
+			cut -d/ -f1,2 | sort -u); do \
+		$(MAKE) -s initramfs SERIES=$${kernel%/*} ARCH=$${kernel#*/} || exit; \
 	done
 	CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" tests/check.sh
 

@@ -34,10 +34,12 @@ fi
 deps_private_apt "$aptdir" "$arch"
 echo "  FETCH   $arch: ${wanted[*]}"
 deps_private_update "$aptdir"
-# apt-get download fetches exactly these, into the current folder;
-# install --download-only puts them in the shared cache, where apt checks
-# a cached file's hash before using it.  The closure of musl-dev (musl,
-# linux-libc-dev) is fetched with it; only the named packages are unpacked.
+# Simulated first, so that a package that cannot be had is named with
+# apt's reason.  install --download-only puts the packages in the shared
+# cache, where apt checks a cached file's hash before using it (apt-get
+# download would fetch them again every time); it brings their
+# dependencies too (linux-libc-dev, small), but only the named packages
+# are unpacked.
 if ! "${APT[@]}" install -s -y "${wanted[@]}" > "$aptdir/log/simulate.log" 2>&1; then
 	deps_explain_install "$aptdir/log/simulate.log" "${wanted[@]}" | sed "s/^/$DEPS_WHO: cannot fetch $arch /" >&2
 	deps_die "nothing fetched (apt-get's output: $aptdir/log/simulate.log)"

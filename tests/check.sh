@@ -96,19 +96,12 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%%/*}"; done | sort -uV)
 		SERIES=$series run_stream "debian-configs $series" "$top/kernel/check-debian-configs.sh"
 	done
 	# Every boot of every kernel, GUEST_JOBS at a time (i386-guest/run.sh).
-	kernels=()
-	for combo in $CHECK_COMBOS; do
-		IFS=/ read -r series arch variant <<< "$combo"
-		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch," \
-			"${variant:-stock and patched}) from $(ls /usr/src/linux-source-"$series".tar.xz)"
-		for variant in ${variant:-stock patched}; do
-			kernels+=("$series/$arch/$variant")
-		done
-	done
-	for series in ${CHECK_DEBUG:-}; do
-		echo "# guest tests under KASAN and UBSAN: linux $(SERIES=$series "$top/kernel/tree.sh" version)" \
-			"(x86_64) + kernel/patches/$series, kernel/config/debug.config"
-		kernels+=("$series/x86_64/patched-debug")
+	mapfile -t kernels < <(CHECK_COMBOS=$CHECK_COMBOS "$top/kernel/build-kernels.sh" --list)
+	for kernel in "${kernels[@]}"; do
+		IFS=/ read -r series arch variant <<< "$kernel"
+		echo "# guest tests: linux $(SERIES=$series "$top/kernel/tree.sh" version) ($arch, $variant)" \
+			"from $(ls /usr/src/linux-source-"$series".tar.xz)$([ "$variant" != patched-debug ] ||
+				echo ", KASAN and UBSAN: kernel/config/debug.config")"
 	done
 	[ ${#kernels[@]} = 0 ] || run_stream "guest runs" "$top/i386-guest/run.sh" "${kernels[@]}"
 } 2>&1 | tee "$report"
