@@ -36,7 +36,8 @@ export BUILD SERIES ARCH
 
 # Caches shared by every clone on this machine, keyed by content (safe to
 # delete; make distclean names them): Debian's .debs, the kernel trees by
-# the tarball's checksum and the series' bytes, ccache's objects.
+# the tarball's checksum and the series' bytes, ccache's objects, the
+# built kernels by everything their build reads (kernel/kernel-cache.sh).
 CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/stackclamp
 export CACHE
 
@@ -236,23 +237,29 @@ CHECK_DEBUG ?=
 check: deps $(BUILD)/host/no-i386
 	$(BUILD)/host/no-i386 $(MAKE) check-run
 
-# The kernels build beside the host side (guest programs, elfnote and its
-# tests, the Debian packages): that side is mostly one process at a time
-# and a kernel build leaves part of the second core idle, so on 2 cores
-# the two together take less than one after the other.  The kernels' log
-# is printed when both are done.
+# The kernels build in the background while everything that needs no
+# guest kernel runs: the host side's build (guest programs, elfnote and
+# its tests, the Debian packages), the guests' initramfs and the host
+# part of the tests (host tests, checkpatch, the W=1 check).  That side
+# is mostly one process at a time and a kernel build leaves part of the
+# second core idle, so on 2 cores the two together take less than one
+# after the other.  The kernels' log is printed when both are done, then
+# the guests boot.
+KERNEL_LIST = CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" kernel/build-kernels.sh
 check-run:
 	@mkdir -p $(BUILD)
-	@CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" setsid kernel/build-kernels.sh \
-		> $(BUILD)/kernels.log 2>&1 & kernels=$$!; \
-	$(MAKE) host-tests || { kill -- -$$kernels 2>/dev/null; wait; exit 1; }; \
+	@setsid env $(KERNEL_LIST) > $(BUILD)/kernels.log 2>&1 & kernels=$$!; \
+	$(MAKE) check-no-kernel || { kill -- -$$kernels 2>/dev/null; wait; exit 1; }; \
 	wait $$kernels || { cat $(BUILD)/kernels.log; echo "make: the kernel builds failed (log: $(BUILD)/kernels.log)" >&2; exit 1; }; \
 	cat $(BUILD)/kernels.log
-	for kernel in $$(CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" kernel/build-kernels.sh --list | \
-			cut -d/ -f1,2 | sort -u); do \
+	CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" tests/check.sh guests
+	tests/check.sh --summary host guests
+
+check-no-kernel: host-tests
+	for kernel in $$($(KERNEL_LIST) --list | cut -d/ -f1,2 | sort -u); do \
 		$(MAKE) -s initramfs SERIES=$${kernel%/*} ARCH=$${kernel#*/} || exit; \
 	done
-	CHECK_COMBOS="$(CHECK_COMBOS)" CHECK_DEBUG="$(CHECK_DEBUG)" tests/check.sh
+	CHECK_COMBOS="$(CHECK_COMBOS)" tests/check.sh host
 
 # The host tests alone, no guest kernel: what make fresh-check runs in a
 # fresh system.
@@ -260,7 +267,8 @@ check-host: deps $(BUILD)/host/no-i386
 	$(BUILD)/host/no-i386 $(MAKE) check-host-run
 
 check-host-run: host-tests
-	CHECK_COMBOS= CHECK_DEBUG= tests/check.sh
+	CHECK_COMBOS= tests/check.sh host
+	tests/check.sh --summary host
 
 # Not part of check: make deps and make check-host in a fresh bookworm
 # system that mmdebstrap builds (tests/fresh-check.sh; as root).
@@ -300,7 +308,7 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
-	@echo "  CACHE   $(CACHE) is kept: the .debs, kernel trees and ccache objects every clone"
-	@echo "          shares (content-keyed, safe to delete: rm -rf $(CACHE))"
+	@echo "  CACHE   $(CACHE) is kept: the .debs, kernel trees, built kernels and ccache objects"
+	@echo "          every clone shares (content-keyed, safe to delete: rm -rf $(CACHE))"
 
-.PHONY: check-host check-host-run fresh-check elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean
+.PHONY: check-host check-host-run check-no-kernel fresh-check elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean

@@ -8,7 +8,9 @@
 # series-$SERIES-patched.config for those only one series adds),
 # each in its own output folder, $BUILD/out/linux-$SERIES-$ARCH-$VARIANT.
 # Builds are incremental; the config is regenerated only when the fragment
-# changed.  Prints the path of the bzImage on the last line.
+# changed.  A kernel built before from the same inputs, by any clone, is
+# taken from $CACHE/kernels (kernel/kernel-cache.sh; KERNEL_CACHE=0 builds
+# anyway).  Prints the path of the bzImage on the last line.
 #
 # kernel/build.sh VARIANT ARCH PROFILE builds a profile: PROFILE's fragment
 # (kernel/config/PROFILE.config) is merged last, after the variant's, into
@@ -25,6 +27,7 @@ profile=${3:-}
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 . "$top/kernel/ccache.sh"
+. "$top/kernel/kernel-cache.sh"
 
 case "$variant" in
 stock) src=$BUILD/src/linux-$SERIES-pristine; "$top/kernel/tree.sh" pristine ;;
@@ -82,8 +85,14 @@ if [ ! -f "$out/.config" ] || ! want_config | cmp -s - "$out/fragment.applied"; 
 fi
 
 version=$(make -s --no-print-directory -C "$src" kernelversion)
-echo "  BUILD   linux $version-$variant ($arch) in $out"
-start=$(date +%s)
-kmake -j"$JOBS" bzImage
-echo "  BUILT   linux $version-$variant ($arch) in $(( $(date +%s) - start )) s"
+key=$(kernel_key "$src" "$out")
+if kernel_cached "$key" "$out"; then
+	echo "  CACHED  linux $version-$variant ($arch) from $kernel_cache/$key"
+else
+	echo "  BUILD   linux $version-$variant ($arch) in $out"
+	start=$(date +%s)
+	kmake -j"$JOBS" bzImage
+	kernel_store "$key" "$out"
+	echo "  BUILT   linux $version-$variant ($arch) in $(( $(date +%s) - start )) s"
+fi
 echo "$out/arch/x86/boot/bzImage"

@@ -11,8 +11,12 @@
 # i386_none_686-pae for 6.1): the host's package for the host's
 # architecture, the one deps/fetch.sh unpacked for another
 # (deps/sysroot.sh).
-# Output folders build/out/debian-SERIES-FLAVOUR-{pristine,patched} are
-# caches (safe to delete; a later run is incremental).  TAP on stdout.
+# Each tree's output folder for a flavour lies beside the tree in the
+# cache clones share (kernel/tree.sh), TREE.debian-FLAVOUR: what `make
+# prepare` made there serves every later run on that tree, whose files
+# never change, and kbuild remakes what a changed config or compiler
+# needs.  The objects checked are compiled again on every run.  Safe to
+# delete.  TAP on stdout.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,11 +47,14 @@ objects_for() {
 warnings() {
 	# The tree's real path: build/src holds links into the shared cache,
 	# and make prints the real one.
-	local tree out=$BUILD/out/debian-$SERIES-$2-$1 arch=$3
+	local tree out arch=$3 configs lock
 	tree=$(readlink -f "$BUILD/src/linux-$SERIES-$1")
-	local configs
+	out=$tree.debian-$2
 	configs=$(configs_of "$2")
 	mkdir -p "$out"
+	# One clone at a time in a folder.
+	exec {lock}> "$out.lock"
+	flock "$lock"
 	if [ ! -f "$out/.config" ] || ! cmp -s <(xzcat "$configs/config.$2.xz") "$out/.config.debian"; then
 		xzcat "$configs/config.$2.xz" > "$out/.config.debian"
 		cp "$out/.config.debian" "$out/.config"

@@ -122,10 +122,11 @@ make_patched() {
 prepare_patched() {
 	prepare_pristine
 	local id tree old
-	# No link to a tree that is not this series'.
-	rm -rf "$patched"
 	id=$(series_id)
 	tree=$entry/patched-${id:0:16}
+	# No link to a tree that is not this series'.  The right link stays
+	# as it is: a kernel build beside this one may be reading through it.
+	[ "$(readlink "$patched" 2>/dev/null)" = "$tree" ] || rm -rf "$patched"
 	if [ ! -f "$tree/.git/series-id" ]; then
 		rm -rf "$tree" "$tree.tmp"
 		make_patched "$tree.tmp" "$id"
@@ -133,12 +134,13 @@ prepare_patched() {
 		echo "  PATCHED linux $(tree_version "$tree") + $(series_files | wc -l) patches in $tree"
 	fi
 	touch "$tree"
-	link "$patched" "$tree"
-	# The least recently used patched trees beyond KEEP_PATCHED go.
+	[ -L "$patched" ] || link "$patched" "$tree"
+	# The least recently used patched trees beyond KEEP_PATCHED go, and
+	# what was built beside them (TREE.*: kernel/check-debian-configs.sh).
 	# (The names are patched- and 16 hex digits: no blank to split on.)
-	# shellcheck disable=SC2010
-	ls -dt "$entry"/patched-* 2>/dev/null | grep -v '\.tmp$' | tail -n +$((KEEP_PATCHED + 1)) |
-		while read -r old; do rm -rf "$old"; done
+	# shellcheck disable=SC2012
+	ls -dt "$entry"/patched-* 2>/dev/null | awk '/\/patched-[0-9a-f]+$/' | tail -n +$((KEEP_PATCHED + 1)) |
+		while read -r old; do rm -rf "$old" "$old".*; done
 }
 
 case "${1:-patched}" in

@@ -1,14 +1,23 @@
 #!/bin/bash
-# The project's test run (make check calls it once everything is built):
-# host tests, then both guest kernels through every boot of the scenarios.
-# Every result is a TAP line; the run ends with "N passed, N failed" and
-# fails when anything failed or nothing ran.  The whole report stays in
-# $BUILD/check.tap.
+# The project's test run, in two parts:
+#
+#   host    the host tests, checkpatch and the W=1 check (no guest kernel;
+#           make check runs it while the kernels build)
+#   guests  every boot of every kernel of CHECK_COMBOS (once they are built)
+#
+#   tests/check.sh PART...            run those parts, each one's report in
+#                                     $BUILD/check-PART.tap
+#   tests/check.sh --summary PART...  their reports, one after the other, in
+#                                     $BUILD/check.tap; the failures again,
+#                                     then "N passed, N failed"
+#   tests/check.sh                    both, then the summary
+#
+# Every result is a TAP line.  The summary fails when anything failed or
+# nothing ran; running a part fails only when it could not run at all.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
-report=$BUILD/check.tap
 
 . "$top/tests/lib/report.sh"
 
@@ -63,7 +72,7 @@ checkpatch_series() {
 CHECK_COMBOS=${CHECK_COMBOS-6.1/i386}
 series_list=$(for c in $CHECK_COMBOS; do echo "${c%%/*}"; done | sort -uV)
 
-{
+host_part() {
 	echo "# host tests"
 	mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
 	run_host scenario-lint "$BUILD/host/scenario-lint" "${scenarios[@]}" "$top"/tests/bench/*.scn
@@ -72,6 +81,7 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%%/*}"; done | sort -uV)
 	run_host test-tap "$top/tests/host/test-tap.sh"
 	run_host test-abis "$top/tests/host/test-abis.sh"
 	run_host test-tree "$top/tests/host/test-tree.sh"
+	run_host test-kernel-cache "$top/tests/host/test-kernel-cache.sh"
 	run_host test-deps "$top/tests/host/test-deps.sh"
 	run_host test-table "$top/tests/host/test-table.sh"
 	run_host test-doc-paths "$top/tests/host/test-doc-paths.sh"
@@ -95,7 +105,11 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%%/*}"; done | sort -uV)
 		echo "# kernel series $series: W=1 under Debian's configs, touched objects"
 		SERIES=$series run_stream "debian-configs $series" "$top/kernel/check-debian-configs.sh"
 	done
-	# Every boot of every kernel, GUEST_JOBS at a time (i386-guest/run.sh).
+}
+
+# Every boot of every kernel, GUEST_JOBS at a time (i386-guest/run.sh).
+guests_part() {
+	local kernels kernel series arch variant
 	mapfile -t kernels < <(CHECK_COMBOS=$CHECK_COMBOS "$top/kernel/build-kernels.sh" --list)
 	for kernel in "${kernels[@]}"; do
 		IFS=/ read -r series arch variant <<< "$kernel"
@@ -104,14 +118,37 @@ series_list=$(for c in $CHECK_COMBOS; do echo "${c%%/*}"; done | sort -uV)
 				echo ", KASAN and UBSAN: kernel/config/debug.config")"
 	done
 	[ ${#kernels[@]} = 0 ] || run_stream "guest runs" "$top/i386-guest/run.sh" "${kernels[@]}"
-} 2>&1 | tee "$report"
+}
 
-passed=$(grep -c '^ok' "$report")
-failed=$(grep -c '^not ok' "$report")
-if [ "$failed" != 0 ]; then
-	echo
-	echo "# failed:"
-	grep -A3 '^not ok' "$report" | grep -v '^--$'
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+# run_part PART: its results are in its report, whatever its status.
+run_part() {
+	case "$1" in
+	host|guests) "$1_part" 2>&1 | tee "$BUILD/check-$1.tap" ;;
+	*) echo "tests/check.sh: unknown part '$1' (host or guests)" >&2; return 2 ;;
+	esac
+	return 0
+}
+
+summary() {
+	local report=$BUILD/check.tap part passed failed
+	for part; do
+		[ -f "$BUILD/check-$part.tap" ] || { echo "tests/check.sh: part '$part' has not run" >&2; return 2; }
+	done
+	for part; do cat "$BUILD/check-$part.tap"; done > "$report"
+	passed=$(grep -c '^ok' "$report")
+	failed=$(grep -c '^not ok' "$report")
+	if [ "$failed" != 0 ]; then
+		echo
+		echo "# failed:"
+		grep -A3 '^not ok' "$report" | grep -v '^--$'
+	fi
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+}
+
+mkdir -p "$BUILD"
+case "${1:-}" in
+--summary) shift; summary "$@" ;;
+'') rm -f "$BUILD"/check-*.tap; run_part host && run_part guests && summary host guests ;;
+*) for part; do rm -f "$BUILD/check-$part.tap"; run_part "$part" || exit; done ;;
+esac
