@@ -23,11 +23,15 @@ BUILD=${BUILD:-$top/build}
 
 # Every patch of a series must be checkpatch --strict clean.  (That each
 # applies is checked by kernel/tree.sh, which stops the build otherwise.)
-# A backport of a mainline commit ("Backport of mainline commit ..." in
-# its message) keeps mainline's text, and names mainline commits that a
-# tree extracted from a tarball has no history for: for those patches
-# alone, UNKNOWN_COMMIT_ID and CONFIG_DESCRIPTION (mainline's own
-# two-line Kconfig help) are not counted.
+# A backport of a mainline commit (the stable trees' "commit <id>
+# upstream." line in its message) keeps mainline's code and text as the
+# stable trees do, style included.  For those patches alone, what
+# checkpatch says of mainline's own text and code is not counted: the
+# "commit <id> upstream." line (GIT_COMMIT_ID) and mainline commits a
+# tree extracted from a tarball has no history for (UNKNOWN_COMMIT_ID),
+# mainline's two-line Kconfig help (CONFIG_DESCRIPTION), its long Link:
+# and Closes: lines (COMMIT_LOG_LONG_LINE) and its blank lines between
+# functions (LINE_SPACING).
 #
 # checkpatch also asks "does MAINTAINERS need updating?" (FILE_PATH_CHANGES)
 # of every patch that adds a file without touching MAINTAINERS.  Where each
@@ -52,8 +56,8 @@ checkpatch_series() {
 		case "$name" in ''|'#'*) continue ;; esac
 		patch=$top/kernel/patches/$series/$name
 		ignore=
-		if grep -q '^Backport of mainline commit [0-9a-f]\{12,\} ' "$patch"; then
-			ignore=,UNKNOWN_COMMIT_ID,CONFIG_DESCRIPTION
+		if grep -q '^commit [0-9a-f]\{40\} upstream\.$' "$patch"; then
+			ignore=,GIT_COMMIT_ID,UNKNOWN_COMMIT_ID,CONFIG_DESCRIPTION,COMMIT_LOG_LONG_LINE,LINE_SPACING
 		fi
 		if ! grep -q '^diff --git a/MAINTAINERS ' "$patch" && maintained_folders "$patch" "$tree"; then
 			ignore=$ignore,FILE_PATH_CHANGES
