@@ -70,7 +70,9 @@ for abi in "${abis[@]}"; do
 	for entry in "${corpus_entries[@]}"; do
 		read -r name outcome _ <<< "$entry"
 		got=$(effective "$GENERATED/$abi/bin/bad-$name")
-		[ "$got" = "$outcome" ]
+		# "cut": not seen, as "ignored"; the kernel also logs it.
+		want=${outcome/#cut/ignored}
+		[ "$got" = "$want" ]
 		tap_check $? "corpus $abi $name: kernel says $outcome, elfnote says $got"
 	done
 done

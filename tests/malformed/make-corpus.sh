@@ -43,6 +43,10 @@ expand() {
 		S) echo 1 ;;
 		Q\(*\)) w=${w#Q(}; w=${w%)}
 			printf '(%s) & 0xffffffff\n(%s) >> 32\n' "$w" "$w" ;;
+		Z\(*\)) w=${w#Z(}; w=${w%)}
+			printf '0\n%.0s' $(seq "$w") ;;
+		E\(*\)) w=${w#E(}; w=${w%)}
+			printf '0\n0\n1\n%.0s' $(seq "$w") ;;
 		*) echo "$w" ;;
 		esac
 	done
@@ -135,6 +139,7 @@ while read -r name outcome words; do
 	case "$outcome" in
 	ENOEXEC) patched="expect.errno=ENOEXEC" ;;
 	ignored) patched="expect.secure=1 expect.rlim_cur=8388608" ;;
+	cut) patched="expect.secure=1 expect.rlim_cur=8388608 expect.kmsg=binfmt_elf:,bad-$name[,notes,past,the,exec,policy,reader's,limits,not,read" ;;
 	[0-9]*) patched="expect.secure=1 expect.rlim_cur=$outcome" ;;
 	*) echo "make-corpus.sh: $name: unknown outcome '$outcome'" >&2; exit 1 ;;
 	esac
