@@ -108,11 +108,22 @@ $(BUILD)/host/gen_init_cpio: $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id
 samples: deps sysroot uapi
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
 	for abi in $(PROGRAM_ABIS); do \
-		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote && \
+		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote \
+			UAPI=$(UAPI)/include && \
 		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi && \
 		i386-guest/kselftests.sh $(BUILD)/src/linux-$(SERIES)-patched $$abi $(UAPI) $(BUILD)/generated || exit; \
 	done
-	$(MAKE) -s $(INIT) $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint $(DEB_SAMPLE_LIST)
+	$(MAKE) -s $(INIT) $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint $(DEB_SAMPLE_LIST) \
+		$(SELINUX_POLICY)
+
+# The SELinux policy the guest's "selinux" boot loads (i386-guest/init.c,
+# tests/scenarios/90-lsm-limits.scn), compiled by Debian's secilc.  Policy
+# version 31 is one every guest kernel reads.
+SELINUX_POLICY := $(BUILD)/generated/selinux.policy
+$(SELINUX_POLICY): i386-guest/selinux/policy.cil
+	@mkdir -p $(@D)
+	secilc -c 31 -f /dev/null -o $@.tmp $<
+	mv $@.tmp $@
 
 # The setuid helper of a real Debian package, for the x86_64 guest: the
 # elfnote package built from this tree, then elf-note-tool/tests/dh-sample

@@ -11,6 +11,10 @@
  *   guest.debian     the initramfs has Debian's root in /debian: mount
  *                    /proc and /sys there, bring up lo
  *   guest.overlay    mount /abi again at /ovl through overlayfs
+ *   guest.selinux    load /etc/selinux.policy and enforce it
+ *   guest.only=GLOB,...  run only the scenarios whose names match one of
+ *                    these fnmatch() patterns (a prefix of the series:
+ *                    kernel/check-series.sh)
  *
  * ABIs (scenario.h): an i386 kernel runs the scenarios once, "i386"; an
  * x86_64 kernel runs them twice, "x86_64" with the 64-bit programs, then
@@ -71,11 +75,13 @@
 #define SCENARIO_TIMEOUT 300	/* seconds; the host has its own timeout */
 #define REPORT_MAX 1024		/* the expected and observed outcomes as text */
 
-static char cmdline[1024];
+static char cmdline[2048];	/* COMMAND_LINE_SIZE on x86 */
 static char kernel_variant[32];
 static char kernel_series[16];	/* MAJOR.MINOR of the release: "6.1", "6.12" */
 static char machine[65];
 static const char *current_abi = "i386";
+/* guest.only=: the scenario names this boot runs (globs; "": all). */
+static char only_names[SCN_ONLY_MAX];
 static int test_number, passed, failed;
 
 static void read_cmdline(void)
@@ -163,6 +169,36 @@ static char **padded_vector(char *const *base, int n, unsigned long long empty,
 	for (i = 0; i < strings; i++)
 		vec[n + empty + i] = pad_string(pad, i);
 	return vec;
+}
+
+/* Writes len bytes to path in one write(): 0, or -1 with errno set. */
+static int write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, buf, len);
+	err = n < 0 ? errno : EIO;
+	close(fd);
+	if (n == (ssize_t)len)
+		return 0;
+	errno = err;
+	return -1;
+}
+
+/*
+ * context=: the SELinux context the exec enters, asked for as the
+ * scenario's user right before it (the policy of the "selinux" boot lets
+ * anyone ask; the exec is judged as a domain transition).
+ */
+static void set_exec_context(const char *context)
+{
+	if (context[0] && write_file("/proc/self/attr/exec", context, strlen(context))) {
+		fprintf(stderr, "guest: context=%s: %s\n", context, strerror(errno));
+		_exit(125);
+	}
 }
 
 static void set_limit(const struct scn_limit *l)
@@ -272,6 +308,7 @@ static __attribute__((noreturn)) void child(const struct scenario *s, int out, i
 		_exit(125);
 	}
 	raise_ambient(s);
+	set_exec_context(s->context);
 	execve(argv[0], argv, envp);
 	err = errno;
 	if (write(errfd, &err, sizeof(err)) != sizeof(err))
@@ -893,7 +930,7 @@ static void report(const struct scenario *s, const struct observed *o, const str
 static bool selected(const struct scenario *s, const char *boot)
 {
 	return !strcmp(s->boot, boot) && scn_runs_on(s, current_abi) &&
-	       scn_runs_in(s, kernel_series) &&
+	       scn_runs_in(s, kernel_series) && scn_named_in(s, only_names) &&
 	       (!strcmp(s->kernel, "any") || !strcmp(s->kernel, kernel_variant));
 }
 
@@ -1055,6 +1092,38 @@ static void prepare_overlay(void)
 	printf("# guest: /abi through overlayfs in /ovl\n");
 }
 
+/*
+ * guest.selinux (tests/scenarios/90-lsm-limits.scn): load the guest's
+ * SELinux policy (i386-guest/selinux/policy.cil) and enforce it, so that a
+ * scenario's context= exec is a domain transition the policy judges.
+ */
+static void prepare_selinux(void)
+{
+	static char policy[65536];
+	ssize_t len = -1;
+	int fd = open("/etc/selinux.policy", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		len = read(fd, policy, sizeof(policy));
+		close(fd);
+	}
+	if (len <= 0 || len == (ssize_t)sizeof(policy)) {
+		printf("# guest: reading /etc/selinux.policy: %s\n",
+		       len < 0 ? strerror(errno) : "empty or too large");
+		return;
+	}
+	if ((mkdir("/sys", 0755) && errno != EEXIST) ||
+	    mount("sysfs", "/sys", "sysfs", 0, NULL) ||
+	    mount("selinuxfs", "/sys/fs/selinux", "selinuxfs", 0, NULL) ||
+	    write_file("/sys/fs/selinux/load", policy, (size_t)len) ||
+	    write_file("/sys/fs/selinux/enforce", "1", 1)) {
+		/* The scenarios of this boot then fail: no context= is entered. */
+		printf("# guest: SELinux: %s\n", strerror(errno));
+		return;
+	}
+	printf("# guest: SELinux policy loaded and enforced\n");
+}
+
 static void shell(void)
 {
 	pid_t pid = fork();
@@ -1136,6 +1205,10 @@ int main(int argc, char **argv)
 		prepare_debian();
 	if (cmdline_value("guest.overlay", flag, sizeof(flag)))
 		prepare_overlay();
+	if (cmdline_value("guest.selinux", flag, sizeof(flag)))
+		prepare_selinux();
+	if (!cmdline_value("guest.only", only_names, sizeof(only_names)))
+		only_names[0] = '\0';
 	if (!cmdline_value("guest.abi", abis, sizeof(abis)))
 		snprintf(abis, sizeof(abis), "%s", scn_kernel_abis(machine));
 	if (cmdline_value("guest.shell", flag, sizeof(flag))) {

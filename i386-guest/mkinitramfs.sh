@@ -9,6 +9,7 @@
 #   /bin, /lib           links to the first ABI's folders; the runner
 #                        re-points them for each ABI it runs
 #   /etc/scenarios       every scenario file (scenario-files.sh)
+#   /etc/selinux.policy  the policy of the "selinux" boot (selinux/policy.cil)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,7 +74,9 @@ list=$out.list
 	nod   /dev/ttyS0        0600 0 0 c 4 64
 	nod   /dev/null         0666 0 0 c 1 3
 	nod   /dev/kmsg         0644 0 0 c 1 11
+	nod   /dev/fuse         0666 0 0 c 10 229
 	file  /init             $BUILD/guest-bin/$arch/init 0755 0 0
+	file  /etc/selinux.policy $BUILD/generated/selinux.policy 0644 0 0
 	slink /bin              abi/${abis%% *}/bin 0777 0 0
 	slink /lib              abi/${abis%% *}/lib 0777 0 0
 	LIST

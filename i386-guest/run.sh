@@ -13,6 +13,10 @@
 # alone (stock, patched, or a profile build such as patched-debug:
 # kernel/build.sh patched ARCH debug) of $SERIES and $ARCH.
 #
+# GUEST_ONLY=GLOB,... runs only the scenarios whose names match (a kernel
+# built from a prefix of the series: kernel/check-series.sh), in the boots
+# that have any, without KUnit.
+#
 # The boots run $GUEST_JOBS at a time (default: one per CPU; a guest under
 # software emulation keeps one CPU busy), the longest first by the last
 # run's times; their TAP lines come out in the order of the arguments and
@@ -63,7 +67,8 @@ kunit_suites() {
 wanted() {
 	local series=$1 arch=$2 kind=$3 boot=$4 abi n want=0
 	for abi in $("$LINT" --abis "$arch"); do
-		n=$("$LINT" --abi "$abi" --series "$series" --count "$boot" "${scenarios[@]}" |
+		n=$("$LINT" --abi "$abi" --series "$series" ${GUEST_ONLY:+--only "$GUEST_ONLY"} \
+			--count "$boot" "${scenarios[@]}" |
 			awk -v v="$kind" '$1 == v { print $2 }')
 		want=$((want + n))
 	done
@@ -90,7 +95,12 @@ run_boot() {
 	local want suites="" kunit="" start status secs
 	want=$(wanted "$series" "$arch" "$kind" "$boot")
 	# KUnit runs in the default boot only: once per kernel is enough.
-	if [ "$boot" = default ]; then
+	# GUEST_ONLY: a prefix of the series, whose KUnit suites are not the
+	# ones the config promises; the scenarios named there alone.
+	if [ -n "${GUEST_ONLY:-}" ]; then
+		kunit=kunit.enable=0
+		params="$params guest.only=$GUEST_ONLY"
+	elif [ "$boot" = default ]; then
 		suites=$(kunit_suites "$series" "$arch" "$kind")
 	else
 		kunit=kunit.enable=0
@@ -129,6 +139,8 @@ for kernel in "$@"; do
 	*) series=$SERIES arch=$ARCH variant=$kernel ;;
 	esac
 	while IFS=$'\t' read -r boot params; do
+		[ -z "${GUEST_ONLY:-}" ] || [ "$(wanted "$series" "$arch" "${variant%%-*}" "$boot")" != 0 ] ||
+			continue
 		secs=$(cat "$BUILD/results/linux-$series-$arch-$variant/$boot.secs" 2>/dev/null || echo 99999)
 		jobs+=("${#jobs[@]}"$'\t'"$secs"$'\t'"$series"$'\t'"$arch"$'\t'"$variant"$'\t'"$boot"$'\t'"$params")
 	done <<< "$boots"

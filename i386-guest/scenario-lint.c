@@ -13,7 +13,9 @@
  *                i386) on each kernel: "stock N" and "patched N" (one
  *                result each, however many times repeat= runs it); a
  *                scenario with series= counts only when --series SERIES
- *                (before --count) names its series
+ *                (before --count) names its series; with --only GLOB,...
+ *                (before --count), only scenarios whose names match one
+ *                of the globs count (guest.only=, scenario.h)
  *
  * scenario-lint --abis ARCH prints the ABIs a kernel of ARCH runs, one per
  * line (what the guest's runner does, scenario.h); scenario-lint --abis,
@@ -62,7 +64,8 @@ static bool duplicate(const struct scenario *s)
  * no record).
  */
 static int parse_all(int n, char **files, struct scn_file *st, const char *count_boot,
-		     const char *series, int *stock, int *patched, char (*errors)[300])
+		     const char *series, const char *only, int *stock, int *patched,
+		     char (*errors)[300])
 {
 	int failed = 0;
 
@@ -85,7 +88,7 @@ static int parse_all(int n, char **files, struct scn_file *st, const char *count
 				break;
 			}
 			if (!count_boot || strcmp(s.boot, count_boot) || !scn_runs_on(&s, st->abi) ||
-			    !scn_runs_in(&s, series))
+			    !scn_runs_in(&s, series) || !scn_named_in(&s, only))
 				continue;
 			*stock += strcmp(s.kernel, "patched") != 0;
 			*patched += strcmp(s.kernel, "stock") != 0;
@@ -117,7 +120,7 @@ static int lint(int n, char **files, const char *abi)
 		memset(&st, 0, sizeof(st));
 		st.abi = abis[a];
 		nseen = 0;
-		r |= parse_all(n, files, &st, NULL, NULL, NULL, NULL, errors);
+		r |= parse_all(n, files, &st, NULL, NULL, NULL, NULL, NULL, errors);
 	}
 	printf("1..%d\n", n);
 	for (int i = 0; i < n; i++) {
@@ -134,7 +137,7 @@ int main(int argc, char **argv)
 {
 	static struct scn_file st;
 	int stock = 0, patched = 0, first = 1;
-	const char *count = NULL, *abi = NULL, *series = NULL;
+	const char *count = NULL, *abi = NULL, *series = NULL, *only = NULL;
 	int boots = 0, r;
 
 	if (argc == 2 && !strcmp(argv[1], "--abis")) {
@@ -164,6 +167,10 @@ int main(int argc, char **argv)
 		series = argv[first + 1];
 		first += 2;
 	}
+	if (argc > first + 1 && !strcmp(argv[first], "--only")) {
+		only = argv[first + 1];
+		first += 2;
+	}
 	if (argc > first && !strcmp(argv[first], "--boots")) {
 		boots = 1;
 		first++;
@@ -173,13 +180,13 @@ int main(int argc, char **argv)
 	}
 	if (first >= argc) {
 		fprintf(stderr, "usage: scenario-lint [--abi ABI] [--series SERIES] "
-			"[--boots | --count TAG] FILE...\n");
+			"[--only GLOB,...] [--boots | --count TAG] FILE...\n");
 		return 2;
 	}
 	if (!boots && !count)
 		return lint(argc - first, argv + first, abi);
 	st.abi = abi ? abi : "i386";
-	r = parse_all(argc - first, argv + first, &st, count, series, &stock, &patched, NULL);
+	r = parse_all(argc - first, argv + first, &st, count, series, only, &stock, &patched, NULL);
 	if (boots && !r)
 		for (int i = 0; i < st.nboots; i++)
 			printf("%s\t%s\n", st.boots[i].tag, st.boots[i].cmdline);

@@ -2,6 +2,7 @@
 #include "scenario.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -62,6 +63,19 @@ bool scn_runs_on(const struct scenario *s, const char *abi)
 bool scn_runs_in(const struct scenario *s, const char *series)
 {
 	return !s->series[0] || (series && !strcmp(s->series, series));
+}
+
+bool scn_named_in(const struct scenario *s, const char *globs)
+{
+	char list[SCN_ONLY_MAX];
+
+	if (!globs || !globs[0])
+		return true;
+	snprintf(list, sizeof(list), "%s", globs);
+	for (char *save = NULL, *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save))
+		if (!fnmatch(g, s->name, 0))
+			return true;
+	return false;
 }
 
 int scn_ktap_totals(const char *output, struct scn_ktap *t)
@@ -515,6 +529,14 @@ static int parse_root(struct scn_file *st, const char *text, struct scenario *s)
 	return copy(st, s->root, sizeof(s->root), text, "root=");
 }
 
+/* context=USER:ROLE:TYPE: the SELinux domain the exec transitions to. */
+static int parse_context(struct scn_file *st, const char *text, struct scenario *s)
+{
+	if (strchr(text, ':') == NULL)
+		return fail(st, "context= needs an SELinux context (user:role:type): %s", text);
+	return copy(st, s->context, sizeof(s->context), text, "context=");
+}
+
 /*
  * stdin=LINE\nLINE: the program's input, one line at a time; "\n"
  * (backslash, n) ends a line and the last line gets its newline too.
@@ -584,6 +606,7 @@ static const struct {
 	{ "abi", parse_abis },
 	{ "repeat", parse_repeat },
 	{ "ambient", parse_ambient },
+	{ "context", parse_context },
 	{ "root", parse_root },
 	{ "stdin", parse_stdin },
 	{ "observe", parse_observe },

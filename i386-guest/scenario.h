@@ -99,6 +99,7 @@ struct scenario {
 	bool norandom;
 	unsigned int repeat;		/* runs, every one must pass (1..SCN_MAX_REPEAT) */
 	unsigned long long ambient;	/* capability bits raised as ambient for the exec */
+	char context[64];		/* SELinux context the exec enters, "" for none */
 	char sysctl[128];		/* /proc/sys path, "" for none */
 	char sysctl_value[64];		/* written for the run, then restored */
 	char boot[32];
@@ -189,6 +190,15 @@ bool scn_runs_on(const struct scenario *s, const char *abi);
  * its release); NULL, a series not known, runs only rows without series=.
  */
 bool scn_runs_in(const struct scenario *s, const char *series);
+
+/*
+ * Whether the scenario's name matches one of globs, comma-separated
+ * fnmatch() patterns (guest.only=, scenario-lint --only; "" or NULL: every
+ * name).  A kernel built from a prefix of the series runs the scenarios
+ * that prefix must pass (kernel/check-series.sh).
+ */
+#define SCN_ONLY_MAX 1024
+bool scn_named_in(const struct scenario *s, const char *globs);
 
 /* Whether text (a value the program printed) meets the expectation. */
 bool scn_value_matches(const struct scn_value *v, const char *text);

@@ -13,6 +13,8 @@
  *   gap=                    StackGuardGap from /proc/self/status (kB there)
  *                           in bytes, or "none" when the kernel prints no
  *                           such line
+ *   context=                /proc/self/attr/current: the SELinux context
+ *                           it runs in, or "none" without one
  *
  * The guest installs copies of it as root 4755, root 2755 and with a file
  * capability, so one program shows every secureexec path.
@@ -27,11 +29,26 @@
 #include "../i386-guest/lib/proc-status.h"
 #include "../i386-guest/lib/stackmap.h"
 
+/* The security context this process runs in, or "none" (no LSM gives one). */
+static const char *security_context(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/attr/current", "re");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] ? buf : "none";
+}
+
 int main(void)
 {
 	struct rlimit rl;
 	uintptr_t lo = 0, hi = 0, top = 0;
-	char cur[32], max[32];
+	char cur[32], max[32], context[128];
 	struct proc_status st;
 	void *map;
 
@@ -50,11 +67,12 @@ int main(void)
 		return 1;
 	}
 	proc_status(0, &st);
-	printf("uid=%u euid=%u gid=%u egid=%u secure=%lu rlim_cur=%s rlim_max=%s mmap=%#lx mmap_top=%#lx stack_top=%#lx stack_size=%lu capeff=%s gap=%s\n",
+	printf("uid=%u euid=%u gid=%u egid=%u secure=%lu rlim_cur=%s rlim_max=%s mmap=%#lx mmap_top=%#lx stack_top=%#lx stack_size=%lu capeff=%s gap=%s context=%s\n",
 	       getuid(), geteuid(), getgid(), getegid(), getauxval(AT_SECURE),
 	       rlimit_text(rl.rlim_cur, cur, sizeof(cur)),
 	       rlimit_text(rl.rlim_max, max, sizeof(max)),
 	       (unsigned long)map, (unsigned long)top, (unsigned long)hi,
-	       (unsigned long)(hi - lo), st.capeff, st.gap);
+	       (unsigned long)(hi - lo), st.capeff, st.gap,
+	       security_context(context, sizeof(context)));
 	return 0;
 }
