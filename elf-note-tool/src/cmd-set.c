@@ -86,23 +86,29 @@ static void report(const char *path, const struct edit *e, const struct opts *o)
 	printf("; %s)\n", how[e->action]);
 }
 
+/* What unhonoured() can find: each request on its own. */
+#define ADVICE_MAX 2
+
 /*
- * A request the kernel will not honour as asked, by default: its reason,
- * or NULL.  A setuid, setgid or file-capability program is privileged
- * when it runs, and the kernel lowers no privileged program's guard gap.
+ * The requests the kernel will not honour as asked, by default: their
+ * reasons in advice[], how many.  A setuid, setgid or file-capability
+ * program is privileged when it runs, and the kernel lowers no privileged
+ * program's guard gap.
  */
-static const char *unhonoured(const struct target *t, const struct edit_request *r)
+static int unhonoured(const struct target *t, const struct edit_request *r,
+		      const char *advice[ADVICE_MAX])
 {
 	bool privileged = (t->st.st_mode & (S_ISUID | S_ISGID)) ||
 			  fgetxattr(t->fd, "security.capability", NULL, 0) >= 0;
+	int n = 0;
 
 	if (r->set_gap && r->stack_guard_gap && r->stack_guard_gap < EDIT_DEFAULT_GUARD_GAP && privileged)
-		return "the kernel never lowers the stack guard gap of a setuid, setgid or "
-		       "file-capability program (it keeps the system's, 1M by default)";
+		advice[n++] = "the kernel never lowers the stack guard gap of a setuid, setgid or "
+			      "file-capability program (it keeps the system's, 1M by default)";
 	if (r->set_stack && r->suid_stack > EDIT_DEFAULT_STACK_MAX)
-		return "above 64M, the most kernels grant by default (fs.secureexec_stack_max), "
-		       "and less when the guard gap is raised too";
-	return NULL;
+		advice[n++] = "above 64M, the most kernels grant by default (fs.secureexec_stack_max), "
+			      "and less when the guard gap is raised too";
+	return n;
 }
 
 /*
@@ -114,16 +120,18 @@ static bool edit_one(const char *path, const struct opts *o)
 {
 	struct target t;
 	struct edit e = { 0 };
-	char why[256];
+	char why[512];
+	const char *advice[ADVICE_MAX];
 	bool ok = target_open(path, o->follow, &t, why, sizeof(why));
-	const char *advice = ok ? unhonoured(&t, &o->req) : NULL;
+	int n_advice = ok ? unhonoured(&t, &o->req, advice) : 0;
 
-	if (advice && o->strict) {
-		snprintf(why, sizeof(why), "refused (--strict): %s", advice);
+	if (n_advice && o->strict) {
+		snprintf(why, sizeof(why), "refused (--strict): %s%s%s", advice[0],
+			 n_advice > 1 ? "; and " : "", n_advice > 1 ? advice[1] : "");
 		ok = false;
-	} else if (advice) {
-		name_error(path, "warning: %s", advice);
 	}
+	for (int i = 0; i < n_advice && !o->strict; i++)
+		name_error(path, "warning: %s", advice[i]);
 	if (ok && !o->dry_run)
 		ok = target_replaceable(&t, why, sizeof(why));
 	if (ok && !(o->remove ? edit_plan_remove(t.image, t.len, &e) : edit_plan(t.image, t.len, &o->req, &e))) {
@@ -167,8 +175,8 @@ static bool set_option(const struct command *cmd, int c, const char *arg, struct
 	if (c == 's') {
 		req->set_stack = true;
 		return valid_size(cmd, arg, EDIT_MIN_STACK + 4096, UINT64_MAX,
-				  "not above 8M, which every setuid program gets anyway "
-				  "(elfnote clear removes a request)", &req->suid_stack);
+				  "not above 8M, which every setuid program gets anyway: "
+				  "such a request does nothing", &req->suid_stack);
 	}
 	req->set_gap = true;
 	return valid_size(cmd, arg, 4096, EDIT_MAX_GUARD_GAP,

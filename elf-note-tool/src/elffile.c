@@ -220,6 +220,74 @@ static bool stamped_after_link(Elf *elf)
 	return false;
 }
 
+#ifndef PT_GNU_PROPERTY
+#define PT_GNU_PROPERTY 0x6474e553
+#endif
+
+static const char *segment_name(uint32_t type)
+{
+	switch (type) {
+	case PT_NOTE: return "PT_NOTE";
+	case PT_GNU_PROPERTY: return "PT_GNU_PROPERTY";
+	case PT_PHDR: return "PT_PHDR";
+	case PT_INTERP: return "PT_INTERP";
+	case PT_DYNAMIC: return "PT_DYNAMIC";
+	default: return NULL;
+	}
+}
+
+/* The address the loadable segment holding @ph's first byte maps it at, or 0. */
+static uint64_t loaded_address(Elf *elf, size_t phnum, const GElf_Phdr *ph)
+{
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr load;
+
+		if (gelf_getphdr(elf, (int)i, &load) && load.p_type == PT_LOAD &&
+		    ph->p_offset >= load.p_offset && ph->p_offset - load.p_offset < load.p_filesz)
+			return load.p_vaddr + (ph->p_offset - load.p_offset);
+	}
+	return 0;
+}
+
+/*
+ * A file elfnote set stamped after linking that GNU strip or objcopy then
+ * rewrote still runs, but its program headers no longer say what they did:
+ * those tools cannot give a segment part of a section (.elfnote.notes
+ * holds the copies of several note segments), so those segments come out
+ * empty, losing the build-id, the ABI tag and the GNU properties (IBT,
+ * SHSTK, BTI markings) from the headers; and they move the added segment
+ * to new addresses without the headers that point into it.  Both are
+ * looked for in such a file; one that passes is laid out as elfnote wrote
+ * it.
+ */
+static bool rewritten_after_stamp(Elf *elf, size_t phnum, struct elf_report *r)
+{
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		const char *name;
+		uint64_t at;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || !(name = segment_name(ph.p_type)))
+			continue;
+		if (ph.p_filesz == 0 && (ph.p_type == PT_NOTE || ph.p_type == PT_GNU_PROPERTY)) {
+			snprintf(r->reason, sizeof(r->reason),
+				 "program header %zu (%s) is empty: the notes it held are lost", i, name);
+		} else {
+			at = loaded_address(elf, phnum, &ph);
+			if (!at || at == ph.p_vaddr)
+				continue;
+			snprintf(r->reason, sizeof(r->reason),
+				 "program header %zu (%s) says address %#llx, but its bytes load at %#llx",
+				 i, name, (unsigned long long)ph.p_vaddr, (unsigned long long)at);
+		}
+		r->verdict = ELF_NOT_EXECUTABLE;
+		snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
+			 " (GNU strip or objcopy after elfnote set? strip first, then stamp)");
+		return true;
+	}
+	return false;
+}
+
 /*
  * head: the file's first bytes (up to EI_NIDENT) where libelf saw no ELF,
  * to tell one cut short from another file.
@@ -247,6 +315,7 @@ static void inspect_elf(Elf *elf, off_t size, const unsigned char *head, struct 
 		refuse(r, ELF_NOT_EXECUTABLE, "truncated or damaged ELF header");
 		return;
 	}
+	r->added_sections = stamped_after_link(elf);
 	if (elf_getphdrnum(elf, &phnum)) {
 		/* libelf fails when not one program header fits in the file. */
 		if (!truncated_table(elf, &eh, 0, size, r))
@@ -264,10 +333,12 @@ static void inspect_elf(Elf *elf, off_t size, const unsigned char *head, struct 
 	if (why) {
 		refuse(r, ELF_NOT_EXECUTABLE, why);
 		/* GNU strip and objcopy cannot keep a moved table: say so. */
-		if (stamped_after_link(elf))
+		if (r->added_sections)
 			snprintf(r->reason, sizeof(r->reason), "%s (GNU strip or objcopy after elfnote set? strip first, then stamp)", why);
 		return;
 	}
+	if (r->added_sections && rewritten_after_stamp(elf, phnum, r))
+		return;
 	read_notes(elf, phnum, size, r->big_endian, r);
 }
 

@@ -37,8 +37,9 @@ struct elf_report {
 	int elf_class;		/* 32 or 64 */
 	bool big_endian;
 	bool has_elf_magic;	/* starts with \177ELF, however damaged the rest */
+	bool added_sections;	/* has the sections elfnote set adds after linking */
 	const char *type;	/* "executable", "pie" or "shared-object" */
-	char reason[160];	/* for NOT_EXECUTABLE and IO_ERROR */
+	char reason[256];	/* for NOT_EXECUTABLE and IO_ERROR */
 };
 
 /* Never fails: the outcome, with a reason when it is not a verdict on a note. */

@@ -38,7 +38,7 @@ bool size_arg_parse(const char *s, uint64_t *bytes, const char **why)
 	}
 	shift = suffix_shift(s);
 	if (shift < 0) {
-		*why = "unknown suffix (use bytes, or K, M, G or T)";
+		*why = "unknown suffix (use bytes, or K, M, G or T, also written KiB, MiB, GiB or TiB)";
 		return false;
 	}
 	if (shift && v > UINT64_MAX >> shift) {

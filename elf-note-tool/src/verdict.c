@@ -61,6 +61,7 @@ void verdict_json(FILE *out, const char *path, const struct elf_report *r)
 		note ? r->policy.suid_stack : 0, note ? r->policy.stack_guard_gap : 0,
 		note ? r->policy.notes : (size_t)0);
 	json_member(out, "problem", problem(r));
+	fprintf(out, ",\"elfnote_sections\":%s", r->added_sections ? "true" : "false");
 }
 
 void verdict_json_line(FILE *out, const char *path, const struct elf_report *r)

@@ -23,19 +23,40 @@ for tool in dh dpkg-buildpackage lintian gdb; do
 	fi
 done
 
-# The failing builds: NAME|what to change in the copy|what the log must say.
+# The failing builds: NAME|what to change in the copy|what the log must
+# say after "dh_elfnote: error: " (a fixed string, or with ~ in front an
+# extended regular expression).
+stripped_again='~debian/sample/usr/lib/sample/helper: program header [0-9]+ \(PT_[A-Z_]+\) (is empty: the notes it held are lost|says address 0x[0-9a-f]+, but its bytes load at 0x[0-9a-f]+) \(GNU strip or objcopy after elfnote set\? strip first, then stamp\)$'
 failures=(
-	"missing|echo 'usr/lib/sample/nothere suid-stack=32M' >> debian/sample.elfnote|debian/sample.elfnote: usr/lib/sample/nothere is not a regular file in debian/sample"
+	"missing|echo 'usr/lib/sample/nothere suid-stack=32M' >> debian/sample.elfnote|debian/sample.elfnote:3: usr/lib/sample/nothere does not exist in debian/sample"
+	"symlink|symlink|debian/sample.elfnote:3: usr/lib/sample/link is a symbolic link in debian/sample: list the file it points to"
 	"bad-request|echo 'usr/lib/sample/helper stack=32M' > debian/sample.elfnote|debian/sample.elfnote:1: 'stack=32M' is not suid-stack=SIZE or stack-guard-gap=SIZE"
+	"size-suffix|echo 'usr/lib/sample/helper suid-stack=32MB' > debian/sample.elfnote|debian/sample.elfnote:1: usr/lib/sample/helper: invalid size '32MB': unknown suffix (use bytes, or K, M, G or T, also written KiB, MiB, GiB or TiB)"
+	"size-8M|echo 'usr/lib/sample/helper suid-stack=4M' > debian/sample.elfnote|debian/sample.elfnote:1: usr/lib/sample/helper: invalid size '4M': not above 8M, which every setuid program gets anyway: such a request does nothing"
 	"stamped-early|stamped-early|debian/sample/usr/lib/sample/helper: loadable segments overlap or are out of order (GNU strip or objcopy after elfnote set? strip first, then stamp)"
+	"postinst-only|postinst-only|debian/sample/usr/lib/sample/helper: loadable segments overlap or are out of order (GNU strip or objcopy after elfnote set? strip first, then stamp)"
+	"strip-again|again strip|$stripped_again"
+	"strip-unneeded-again|again strip --strip-unneeded|$stripped_again"
+	"objcopy-again|again objcopy --remove-section=.comment|$stripped_again"
 	"malformed|extra malformed|debian/sample/usr/lib/sample/extra: malformed exec policy note: stack property given twice"
 	"fcap-malformed|extra fcap|debian/sample/usr/lib/sample/extra: malformed exec policy note: stack property given twice"
 	"strict|strict|debian/sample/usr/lib/sample/helper: refused (--strict): the kernel never lowers the stack guard gap"
 )
+# Builds that succeed with a warning: NAME|change|the lines the log must
+# have, separated by ^ (fixed strings).
+warn_unprivileged="dh_elfnote: warning: debian/sample/usr/lib/sample/helper: asks for a secureexec stack but is neither setuid, setgid nor capable in the package: the request counts only once postinst or dpkg-statoverride makes it so"
+warn_gap="elfnote: debian/sample/usr/lib/sample/helper: warning: the kernel never lowers the stack guard gap of a setuid, setgid or file-capability program (it keeps the system's, 1M by default)"
+warn_stack="elfnote: debian/sample/usr/lib/sample/helper: warning: above 64M, the most kernels grant by default (fs.secureexec_stack_max), and less when the guard gap is raised too"
+warnings=(
+	"library|library|dh_elfnote: warning: debian/sample/usr/lib/sample/libextra.so: a shared library with an exec policy note: only a program's own note counts"
+	"unprivileged|unprivileged|$warn_unprivileged"
+	"no-package|echo 'usr/lib/sample/helper suid-stack=32M' > debian/other.elfnote|dh_elfnote: warning: debian/other.elfnote names no package of debian/control: it is not used"
+	"two-warnings|two-warnings|$warn_gap^$warn_stack"
+)
 # The elfnote package (2); the good build (1), its order (1), the .deb
 # (5), gdb (1), a second build (1), --no-act, -N, old-kernels (3); each
-# failure.
-tap_plan $(( 2 + 1 + 1 + 5 + 1 + 1 + 3 + ${#failures[@]} ))
+# failure; each warning.
+tap_plan $(( 2 + 1 + 1 + 5 + 1 + 1 + 3 + ${#failures[@]} + ${#warnings[@]} ))
 
 # A packager's shell (build-dh-sample.sh says why).
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
@@ -47,18 +68,23 @@ arch=$(dpkg --print-architecture)
 #    then the sample with what it installs (build-dh-sample.sh).
 "$top/elf-note-tool/tests/build-dh-sample.sh" "$work"; built=$?
 [ "$built" != 10 ]
-tap_check $? "dpkg-buildpackage -b builds the elfnote package"
+tap_check $? "dpkg-buildpackage -b builds the elfnote and dh-elfnote packages"
 [ "$built" = 10 ] && tail -20 "$work/pkg/build.log" | sed 's/^/#   /'
-tags=$(lintian --info --pedantic "$work/pkg"/elfnote_*_"$arch".deb "$work/pkg"/elfnote-dbgsym_*_"$arch".deb 2>&1 |
+tags=$(lintian --info --pedantic "$work/pkg"/elfnote_*_"$arch".deb "$work/pkg"/elfnote-dbgsym_*_"$arch".deb \
+	"$work/pkg"/dh-elfnote_*_all.deb 2>&1 |
 	grep -E '^[EWIPX]: ')
 [ "$built" != 10 ] && [ -z "$tags" ]
-tap_check $? "lintian --info --pedantic: not one tag on elfnote and elfnote-dbgsym${tags:+ ($tags)}"
+tap_check $? "lintian --info --pedantic: not one tag on elfnote, elfnote-dbgsym and dh-elfnote${tags:+ ($tags)}"
 
 # The builds below use what that package installs, unpacked there.
 export PATH="$work/root/usr/bin:$PATH"
 export PERL5LIB="$work/root/usr/share/perl5${PERL5LIB:+:$PERL5LIB}"
 elfnote=$work/root/usr/bin/elfnote
 
+# unprivileged DIR: the sample's helper stays 0755 in the package.
+unprivileged() {
+	sed -i '/^override_dh_fixperms:/,$d' "$1/sample/debian/rules"
+}
 # build DIR: a fresh copy of the sample built in DIR; the log is DIR/build.log.
 copy() {
 	mkdir -p "$1" && cp -a "$top/elf-note-tool/tests/dh-sample" "$1/sample"
@@ -144,11 +170,60 @@ for f in "${failures[@]}"; do
 	strict)
 		echo 'usr/lib/sample/helper stack-guard-gap=4K' > "$dir/sample/debian/sample.elfnote"
 		printf 'override_dh_elfnote:\n\tdh_elfnote --strict\n' >> "$dir/sample/debian/rules" ;;
+	symlink)
+		echo 'usr/lib/sample/link suid-stack=32M' >> "$dir/sample/debian/sample.elfnote"
+		printf '\t%s\n' 'ln -s helper debian/sample/usr/lib/sample/link' >> "$dir/sample/debian/rules" ;;
+	postinst-only)
+		# fuse3's way: the program is made setuid by postinst, so the
+		# package's file is 0755; stamped in the install step, then
+		# stripped by dh_strip.
+		unprivileged "$dir"
+		rm "$dir/sample/debian/sample.elfnote"
+		printf 'override_dh_auto_install:\n\tdh_auto_install\n\telfnote set --suid-stack 32M debian/sample/usr/lib/sample/helper\noverride_dh_dwz:\n' >> "$dir/sample/debian/rules" ;;
+	again*)
+		# Stamped once stripped, then stripped again in dh_strip's place.
+		rm "$dir/sample/debian/sample.elfnote"
+		printf 'override_dh_auto_install:\n\tdh_auto_install\n\tstrip debian/sample/usr/lib/sample/helper\n\telfnote set --suid-stack 32M debian/sample/usr/lib/sample/helper\noverride_dh_dwz:\noverride_dh_strip:\n\t%s debian/sample/usr/lib/sample/helper\n' "${change#again }" >> "$dir/sample/debian/rules" ;;
 	*)
 		(cd "$dir/sample" && eval "$change") ;;
 	esac
 	build "$dir"; status=$?
-	[ "$status" != 0 ] && grep -qF "dh_elfnote: error: $want" "$dir/build.log" && ! ls "$dir"/*.deb >/dev/null 2>&1
-	tap_check $? "$name: the build fails, no .deb, and says '$want' (exit $status)"
+	if [ "${want:0:1}" = "~" ]; then
+		grep -qE "^dh_elfnote: error: ${want:1}" "$dir/build.log"
+	else
+		grep -qF "dh_elfnote: error: $want" "$dir/build.log"
+	fi
+	found=$?
+	[ "$status" != 0 ] && [ "$found" = 0 ] && ! ls "$dir"/*.deb >/dev/null 2>&1 &&
+		! grep -q "Try 'elfnote set --help'" "$dir/build.log"
+	tap_check $? "$name: the build fails, no .deb, and says '${want#\~}' (exit $status)"
 	[ "$status" != 0 ] && grep -F 'dh_elfnote' "$dir/build.log" | grep -v '^   ' | head -3 | sed 's/^/#   /'
+done
+
+# 5. What builds, but with a warning the packager should read.
+for w in "${warnings[@]}"; do
+	IFS='|' read -r name change want <<< "$w"
+	dir=$work/warn-$name
+	copy "$dir"
+	case "$change" in
+	library)
+		echo 'usr/lib/sample/libextra.so suid-stack=32M' >> "$dir/sample/debian/sample.elfnote"
+		printf '\t%s\n' 'cc -shared -fPIC -o debian/sample/usr/lib/sample/libextra.so helper.c' >> "$dir/sample/debian/rules" ;;
+	unprivileged)
+		unprivileged "$dir" ;;
+	two-warnings)
+		echo 'usr/lib/sample/helper suid-stack=128M stack-guard-gap=4K' > "$dir/sample/debian/sample.elfnote"
+		sed -i 's/chmod 4755/chmod 2755/' "$dir/sample/debian/rules" ;;
+	*)
+		(cd "$dir/sample" && eval "$change") ;;
+	esac
+	build "$dir"; status=$?
+	missing=
+	IFS='^' read -r -a lines <<< "$want"
+	for line in "${lines[@]}"; do
+		grep -qxF "$line" "$dir/build.log" || missing=${missing:-$line}
+	done
+	[ "$status" = 0 ] && [ -z "$missing" ]
+	tap_check $? "$name: the build succeeds and warns '${want//^/' and '}' (exit $status${missing:+; missing: $missing})"
+	[ -n "$missing" ] && grep -F 'elfnote' "$dir/build.log" | grep -v '^   ' | head -4 | sed 's/^/#   /'
 done

@@ -119,7 +119,7 @@ import json, sys
 # The members every object of show, check and scan begins with, in
 # order, then the file members of a scan.
 keys = ["format", "file", "status", "class", "byte_order", "type", "suid_stack",
-	"stack_guard_gap", "notes", "problem", "owner", "group", "uid", "gid", "mode",
+	"stack_guard_gap", "notes", "problem", "elfnote_sections", "owner", "group", "uid", "gid", "mode",
 	"setuid", "setgid", "setgid_ignored", "capabilities"]
 for line in sys.stdin:
 	o = json.loads(line)

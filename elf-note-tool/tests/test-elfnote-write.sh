@@ -23,8 +23,9 @@ bad_sizes=(32X 32MB 32P '' -1 abc 8M 8388608 12345 0x1000 '32 M' 999999999999999
 gaps=(4K:4096 4096:4096 1M:1048576 64M:67108864 0:none 2K:none 64M+:none 65M:none 4097:none)
 programs=(x64-dyn x64-static x64-static-pie)
 modes=(4755:0:0 2755:0:0 6750:1234:5678 0700:1234:1234)
-# MODE|CAPS|ARGS|outcome: none, gap or stack (a warning), strict-gap or
-# strict-stack (refused).
+# MODE|CAPS|ARGS|outcome: none, gap or stack (a warning), gap+stack (both,
+# in that order), strict-gap, strict-stack or strict-gap+stack (refused,
+# naming each reason).
 unhonoured=(
 	"4755|-|--stack-guard-gap 4K|gap"
 	"4755|-|--stack-guard-gap 1020K|gap"
@@ -38,12 +39,14 @@ unhonoured=(
 	"4755|-|--suid-stack 65540K|stack"
 	"0755|-|--suid-stack 65540K|stack"
 	"4755|-|--strict --suid-stack 65540K|strict-stack"
+	"2755|-|--suid-stack 128M --stack-guard-gap 4K|gap+stack"
+	"2755|-|--strict --suid-stack 128M --stack-guard-gap 4K|strict-gap+stack"
 	"4755|-|--strict --suid-stack 64M|none"
 )
 fail_steps=(create write chown xattr chmod fsync verify rename)
 fail_files=(f g)
 refusals=("$corpus/bad-stack-twice:malformed exec policy note" "$top/README.md:not an ELF file")
-strips=(strip "strip --strip-all" objcopy eu-strip)
+strips=(strip "strip --strip-all" "strip --strip-unneeded" objcopy "objcopy --remove-section=.comment" eu-strip)
 # Per section: the build (1); 1. sizes, 3G, both, n32 (3); 2. five per
 # program, the eu-elflint line (1); 2b. growth (6); 2c. remove, per
 # program and 4; 3. (5); 4. (1); 5. modes, caps (2);
@@ -469,9 +472,16 @@ for u in "${unhonoured[@]}"; do
 	gap|stack)
 		w=warn_$want
 		[ "$status" = 0 ] && [ "$err" = "elfnote: $work/u: ${!w}" ] && [ "$(state "$work/u")" != "$before" ] ;;
+	gap+stack)
+		[ "$status" = 0 ] && [ "$err" = "elfnote: $work/u: $warn_gap
+elfnote: $work/u: $warn_stack" ] && [ "$(state "$work/u")" != "$before" ] ;;
 	strict-gap|strict-stack)
 		w=warn_${want#strict-}
 		[ "$status" = 1 ] && [ "$err" = "elfnote: $work/u: refused (--strict): ${!w#warning: }" ] &&
+			[ ! -s "$work/u.out" ] && [ "$(state "$work/u")" = "$before" ] ;;
+	strict-gap+stack)
+		[ "$status" = 1 ] &&
+			[ "$err" = "elfnote: $work/u: refused (--strict): ${warn_gap#warning: }; and ${warn_stack#warning: }" ] &&
 			[ ! -s "$work/u.out" ] && [ "$(state "$work/u")" = "$before" ] ;;
 	esac
 	with=; [ "$caps" = - ] || with=" with $caps"
@@ -499,7 +509,7 @@ for f in "${programs[@]}"; do
 	for s in "${strips[@]}"; do
 		cp "$work/$f.before" "$work/s"
 		case "$s" in
-		objcopy) objcopy "$work/s" "$work/s2" 2>/dev/null && mv "$work/s2" "$work/s" ;;
+		objcopy*) $s "$work/s" "$work/s2" 2>/dev/null && mv "$work/s2" "$work/s" ;;
 		*) $s "$work/s" 2>/dev/null ;;
 		esac
 		if "$elfnote" check -q "$work/s"; then

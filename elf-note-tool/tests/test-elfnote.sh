@@ -166,7 +166,7 @@ tap_check $? "JSON: one line per file"
 # One set of members for show and check, whatever the file: format 1, the
 # ELF fields null where there is no ELF executable, 0 for no request.
 cc -shared -fPIC -o "$work/lib.so" "$work/p.c" -I"$top/elf-note-tool/include"
-json_files=("$bin/probe-n32" "$work/x64-dyn" "$work/x64-static" "$work/lib.so" "$bin/probe"
+json_files=("$bin/probe-n32" "$bin/probe-s32" "$work/x64-dyn" "$work/x64-static" "$work/lib.so" "$bin/probe"
 	"$corpus/bad-stack-twice" "$work/cut-63" "$top/README.md" "$work/missing")
 for c in show check; do
 	# Both exit non-zero for these files (pipefail): the output alone is judged here.
@@ -174,26 +174,27 @@ for c in show check; do
 	printf '%s\n' "$out" | python3 -c '
 import json, sys
 keys = ["format", "file", "status", "class", "byte_order", "type", "suid_stack",
-	"stack_guard_gap", "notes", "problem"]
+	"stack_guard_gap", "notes", "problem", "elfnote_sections"]
 got = []
 for line in sys.stdin:
 	o = json.loads(line)
 	if list(o) != keys or o["format"] != 1:
 		sys.exit("members %s" % list(o))
 	got.append((o["file"].rsplit("/", 1)[1], o["status"], o["class"], o["type"], o["suid_stack"],
-		o["notes"], o["problem"] is None))
-want = [("probe-n32", "annotated", 32, "executable", 33554432, 1, True),
-	("x64-dyn", "annotated", 64, "pie", 50331648, 1, True),
-	("x64-static", "annotated", 64, "executable", 50331648, 1, True),
-	("lib.so", "annotated", 64, "shared-object", 50331648, 1, True),
-	("probe", "none", 32, "executable", 0, 0, True),
-	("bad-stack-twice", "malformed", 32, "executable", 0, 0, False),
-	("cut-63", "not-executable", None, None, 0, 0, False),
-	("README.md", "not-executable", None, None, 0, 0, False),
-	("missing", "error", None, None, 0, 0, False)]
+		o["notes"], o["problem"] is None, o["elfnote_sections"]))
+want = [("probe-n32", "annotated", 32, "executable", 33554432, 1, True, False),
+	("probe-s32", "annotated", 32, "executable", 33554432, 1, True, True),
+	("x64-dyn", "annotated", 64, "pie", 50331648, 1, True, False),
+	("x64-static", "annotated", 64, "executable", 50331648, 1, True, False),
+	("lib.so", "annotated", 64, "shared-object", 50331648, 1, True, False),
+	("probe", "none", 32, "executable", 0, 0, True, False),
+	("bad-stack-twice", "malformed", 32, "executable", 0, 0, False, False),
+	("cut-63", "not-executable", None, None, 0, 0, False, False),
+	("README.md", "not-executable", None, None, 0, 0, False, False),
+	("missing", "error", None, None, 0, 0, False, False)]
 if got != want:
 	sys.exit("got %s" % got)'
-	tap_check $? "$c --json: one object per file, the same members in order, format 1, PIE and shared object told apart"
+	tap_check $? "$c --json: one object per file, the same members in order, format 1, PIE and shared object told apart, elfnote_sections only where set added them"
 done
 
 # 6. make install puts the tool, its man page and the header in place.
