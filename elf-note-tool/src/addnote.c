@@ -1,27 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The layout, in the order the new bytes follow the old file:
+ * Two layouts, the first wherever it fits.  Both start on every kernel:
+ * kernels before 5.18 set AT_PHDR to the first loadable segment's address
+ * less its file offset, plus e_phoff, and glibc's static start-up looks
+ * for the table at __ehdr_start + e_phoff, so the new table's address is
+ * always the ELF header's address plus its offset (since 5.18 the kernel
+ * maps e_phoff through the PT_LOAD that holds it, which agrees).
+ *
+ * In a page's tail (plan_in_gap()): the new program header table, the
+ * undo record, the policy note and a copy of each old note go into the
+ * zero bytes that follow a read-only loadable segment up to the end of
+ * its page, which the linker left as padding and the kernel maps anyway;
+ * that segment's sizes grow over them, and only one entry, the PT_NOTE,
+ * is added.  The segment must keep the first one's distance between file
+ * offset and address (the read-only and code segments of a -z
+ * separate-code layout do), no section or segment may use those bytes,
+ * and the extension may not reach a page another segment maps.  The file
+ * grows only by the section headers, which are appended.
+ *
+ * Appended (plan_appended()), where no tail is long enough:
  *
  *   old file, untouched except the ELF header
- *   padding to 8 bytes
+ *   zero padding
  *   new program header table  \  one new PT_LOAD (read-only), mapped
  *   the undo record            |  above every other loadable segment
  *   the policy note            |
  *   a copy of each old note   /   (see "The old notes" below)
- *   new section name table    \  only if the file has section headers:
- *   new section header table  /  two or three more sections describe
+ *
+ * With a loadable segment that maps the ELF header, the padding keeps the
+ * new table at that header's address plus its offset, above the last
+ * segment's .bss: the file grows by the .bss and up to a page more.
+ *
+ * After either: a new section name table and section header table, if
+ * the file has section headers: two or three more sections describe what
+ * was added, so that strip tools keep it.
  *
  * The undo record (ADDNOTE_UNDO_BYTES) holds what the ELF header said and
  * how long the file was, so that removenote() gives back the original
- * bytes exactly; .elfnote.phdrs covers it with the table, so eu-strip
- * keeps it.
+ * bytes exactly (zeroing a page tail that was used); .elfnote.phdrs covers
+ * it with the table, so eu-strip keeps it.
  *
  * The old table stays where it was, unused: nothing can be moved inside
  * a linked program, since code refers to its addresses.  The new table
- * keeps every entry in its order, puts the new PT_LOAD after the last
- * one (PT_LOADs stay sorted by address) and the new PT_NOTE after the
- * last PT_NOTE; PT_PHDR, if any, describes the new table, which the
- * kernel and ld.so need (AT_PHDR, load bias).
+ * keeps every entry in its order, puts a new PT_LOAD after the last one
+ * (PT_LOADs stay sorted by address) and the new PT_NOTE after the last
+ * PT_NOTE; PT_PHDR, if any, describes the new table, which the kernel and
+ * ld.so need (AT_PHDR, load bias).
  *
  * Why not elf_update(): libelf lays a file out from its sections, and in
  * this job most bytes that matter are not in any section (the tail of
@@ -29,20 +53,6 @@
  * rewrite must keep every one of them.  So libelf reads the headers and
  * converts them to the file's class and byte order (gelf_xlatetof), and
  * the bytes are placed here, at offsets computed below.
- *
- * Where a loadable segment maps the ELF header of a static program (no
- * PT_INTERP), the new table's address is that header's address plus
- * e_phoff, as in a file from the linker: glibc's static start-up finds
- * the table at __ehdr_start + e_phoff, not at AT_PHDR.  The file then
- * grows by the zero padding needed to keep that distance above the last
- * segment's .bss, at most its size plus a page.  A dynamically linked
- * program is found by ld.so through AT_PHDR, which the kernel computes
- * from the PT_LOAD that holds e_phoff (since 5.18; Debian's 6.1 has it),
- * so its table goes right after the old file: it grows by the table, the
- * note and the section headers, a few KiB.  Kernels before 5.18 set
- * AT_PHDR to the load address plus e_phoff and would hand ld.so the wrong
- * bytes: with old_kernels, a dynamically linked program gets the static
- * layout too.
  *
  * The old notes: a patched kernel reads the program headers together with
  * the bytes after them, and parses a PT_NOTE that lies in those bytes
@@ -57,9 +67,9 @@
  * the file's sections the old ones, those of segments (the kernel, ld.so,
  * dl_iterate_phdr()) the copies.
  *
- * A kernel must handle .bss per segment (upstream 6.7, and Debian's
- * 6.1.y, whose elf_load() does) for the .bss of the old last segment to
- * be mapped once the new segment follows it.
+ * In the appended layout, a kernel must handle .bss per segment (upstream
+ * 6.7, and Debian's 6.1.y, whose elf_load() does) for the .bss of the old
+ * last segment to be mapped once the new segment follows it.
  */
 #include "addnote.h"
 
@@ -100,7 +110,9 @@ struct layout {
 	size_t phent, shent;
 	uint64_t align;		/* of the new PT_LOAD */
 	bool interp;		/* a PT_INTERP: ld.so finds the headers at AT_PHDR */
-	bool old_kernels;	/* lay it out for kernels before 5.18 too */
+	bool in_gap;		/* the table sits in the tail of segment gap_seg */
+	size_t gap_seg;
+	size_t added_phdrs;	/* 1 (PT_NOTE) in a gap, 2 (PT_LOAD, PT_NOTE) appended */
 	bool ehdr_mapped;	/* a PT_LOAD maps file offset 0 ... */
 	uint64_t ehdr_vaddr;	/* ... at this address */
 	uint64_t phoff, vaddr;	/* of the new table, file and memory */
@@ -222,6 +234,108 @@ static bool moves(const struct layout *l, uint64_t off, uint64_t size, uint64_t 
 	return false;
 }
 
+static bool all_zero(const unsigned char *image, uint64_t from, uint64_t to)
+{
+	for (uint64_t k = from; k < to; k++)
+		if (image[k])
+			return false;
+	return true;
+}
+
+/* Whether [off, off + size) of the file meets a section's or a segment's bytes. */
+static bool file_range_used(const struct layout *l, uint64_t off, uint64_t size)
+{
+	size_t shnum = 0;
+
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(l->elf, (int)i, &ph) && ph.p_filesz &&
+		    ph.p_offset < off + size && off < ph.p_offset + ph.p_filesz)
+			return true;
+	}
+	if (elf_getshdrnum(l->elf, &shnum))
+		return true;
+	for (size_t i = 1; i < shnum; i++) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(elf_getscn(l->elf, i), &sh))
+			return true;
+		if (sh.sh_type != SHT_NOBITS && sh.sh_size &&
+		    sh.sh_offset < off + size && off < sh.sh_offset + sh.sh_size)
+			return true;
+	}
+	return l->eh.e_shoff && l->eh.e_shoff < off + size &&
+	       off < l->eh.e_shoff + (uint64_t)shnum * gelf_fsize(l->elf, ELF_T_SHDR, 1, EV_CURRENT);
+}
+
+/*
+ * Whether segment s, extended to vend in memory, would share a page (of
+ * s's alignment) with another loadable segment above it.
+ */
+static bool meets_next_segment(const struct layout *l, const GElf_Phdr *s, uint64_t vend)
+{
+	uint64_t page = s->p_align > 4096 ? s->p_align : 4096;
+
+	if (page > PAGE_MAX)
+		page = PAGE_MAX;
+	for (size_t i = 0; i < l->phnum; i++) {
+		GElf_Phdr t;
+
+		if (!gelf_getphdr(l->elf, (int)i, &t) || t.p_type != PT_LOAD ||
+		    t.p_vaddr <= s->p_vaddr)
+			continue;
+		if ((t.p_vaddr & ~(page - 1)) < align_up(vend, page))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The layout every kernel runs, at no cost in the file: the new table,
+ * the undo record, the note and the copies in the zero bytes that follow
+ * a read-only loadable segment up to its page's end, which the kernel
+ * maps anyway, the segment's sizes extended over them.  Kernels before
+ * 5.18 set AT_PHDR to the first loadable segment's address less its
+ * offset, plus e_phoff: right here when the segment keeps the first
+ * one's distance between file offset and address, as the segments a
+ * linker lays out with -z separate-code before the writable one do.
+ * Those tails are linker padding: only zero bytes no section or segment
+ * uses qualify, and the extension must not reach a page another segment
+ * maps.  Read-only segments are tried before executable ones.
+ */
+static bool plan_in_gap(struct layout *l, const unsigned char *image, size_t len, uint64_t size)
+{
+	GElf_Phdr first = { 0 }, s;
+	bool seen = false;
+
+	for (size_t i = 0; i < l->phnum && !seen; i++)
+		seen = gelf_getphdr(l->elf, (int)i, &first) && first.p_type == PT_LOAD;
+	for (int pass = 0; seen && pass < 2; pass++) {
+		for (size_t i = 0; i < l->phnum; i++) {
+			uint64_t end, at, vat;
+
+			if (!gelf_getphdr(l->elf, (int)i, &s) || s.p_type != PT_LOAD ||
+			    !(s.p_flags & PF_R) || (s.p_flags & PF_W) ||
+			    (pass == 0 && (s.p_flags & PF_X)) || s.p_filesz != s.p_memsz ||
+			    s.p_vaddr - s.p_offset != first.p_vaddr - first.p_offset)
+				continue;
+			end = s.p_offset + s.p_filesz;
+			at = align_up(end, 8);
+			vat = s.p_vaddr + (at - s.p_offset);
+			if (at < end || at > len || size > len - at || file_range_used(l, end, at + size - end) ||
+			    meets_next_segment(l, &s, vat + size) || !all_zero(image, end, at + size))
+				continue;
+			l->in_gap = true;
+			l->gap_seg = i;
+			l->phoff = at;
+			l->vaddr = vat;
+			return true;
+		}
+	}
+	return false;
+}
+
 static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_end)
 {
 	GElf_Shdr sh;
@@ -251,9 +365,45 @@ static const char *plan_sections(struct layout *l, size_t len, uint64_t chunk_en
 	return NULL;
 }
 
-static const char *plan(struct layout *l, size_t len)
+/* The chunk: table, undo record, note and copies; its size. */
+static uint64_t plan_chunk(struct layout *l)
 {
-	uint64_t end, table;
+	l->note_off = (l->phnum + l->added_phdrs) * l->phent + ADDNOTE_UNDO_BYTES;
+	l->copies = 0;
+	l->copies_align = 0;
+	return plan_copies(l, l->note_off + POLICY_NOTE_BYTES);
+}
+
+/* The appended layout: a new PT_LOAD above every other segment. */
+static const char *plan_appended(struct layout *l, size_t len, uint64_t end)
+{
+	/* Hostile sizes must not wrap around: then there is no room. */
+	if (l->align > (1ULL << 32) || align_up(end, l->align) < end ||
+	    align_up(end, l->align) > UINT64_MAX / 2)
+		return "no room above the last loadable segment";
+	l->phoff = align_up(len, 8);
+	/* Pages of any size up to 64 KiB stay apart from the last segment's. */
+	if (l->align > PAGE_MAX)
+		l->align = PAGE_MAX;
+	if (l->ehdr_mapped) {
+		if (l->ehdr_vaddr % l->align)
+			return "the ELF header's segment is not page-aligned (not supported)";
+		if (align_up(end, l->align) - l->ehdr_vaddr > l->phoff)
+			l->phoff = align_up(end, l->align) - l->ehdr_vaddr;
+		if (l->phoff - len > PAD_MAX)
+			return "the file would grow by more than 64 MiB of padding (stamp it at link time)";
+		l->vaddr = l->ehdr_vaddr + l->phoff;
+	} else {
+		/* p_vaddr and p_offset must agree modulo the alignment. */
+		l->vaddr = align_up(end, l->align) + l->phoff % l->align;
+	}
+	l->new_len = l->phoff + l->load_size;
+	return NULL;
+}
+
+static const char *plan(struct layout *l, const unsigned char *image, size_t len)
+{
+	uint64_t end;
 	const char *why;
 
 	if (!gelf_getehdr(l->elf, &l->eh) || elf_getphdrnum(l->elf, &l->phnum))
@@ -266,33 +416,20 @@ static const char *plan(struct layout *l, size_t len)
 	if (!end)
 		return "no loadable segment";
 	l->phent = gelf_fsize(l->elf, ELF_T_PHDR, 1, EV_CURRENT);
-	table = (l->phnum + 2) * l->phent;
-	if (table > PHDR_TABLE_MAX)
-		return "no room for two more program headers within one page";
-	/* Hostile sizes must not wrap around: then there is no room. */
-	if (l->align > (1ULL << 32) || align_up(end, l->align) < end ||
-	    align_up(end, l->align) > UINT64_MAX / 2)
-		return "no room above the last loadable segment";
-	l->phoff = align_up(len, 8);
-	/* Pages of any size up to 64 KiB stay apart from the last segment's. */
-	if (l->align > PAGE_MAX)
-		l->align = PAGE_MAX;
-	if (l->ehdr_mapped && (!l->interp || l->old_kernels)) {
-		if (l->ehdr_vaddr % l->align)
-			return "the ELF header's segment is not page-aligned (not supported)";
-		if (align_up(end, l->align) - l->ehdr_vaddr > l->phoff)
-			l->phoff = align_up(end, l->align) - l->ehdr_vaddr;
-		if (l->phoff - len > PAD_MAX)
-			return "the file would grow by more than 64 MiB of padding (stamp it at link time)";
-		l->vaddr = l->ehdr_vaddr + l->phoff;
+	l->added_phdrs = 1;
+	l->load_size = plan_chunk(l);
+	if (!plan_in_gap(l, image, len, l->load_size)) {
+		l->added_phdrs = 2;
+		l->load_size = plan_chunk(l);
+		why = plan_appended(l, len, end);
+		if (why)
+			return why;
 	} else {
-		/* p_vaddr and p_offset must agree modulo the alignment. */
-		l->vaddr = align_up(end, l->align) + l->phoff % l->align;
+		l->new_len = len;
 	}
-	l->note_off = table + ADDNOTE_UNDO_BYTES;
-	l->load_size = plan_copies(l, l->note_off + POLICY_NOTE_BYTES);
-	l->new_len = l->phoff + l->load_size;
-	why = plan_sections(l, len, l->new_len);
+	if ((l->phnum + l->added_phdrs) * l->phent > PHDR_TABLE_MAX)
+		return "no room for more program headers within one page";
+	why = plan_sections(l, len, l->in_gap ? align_up(len, 8) : l->new_len);
 	if (why)
 		return why;
 	if (!l->is64 && (l->vaddr + l->load_size > user_top(l) ||
@@ -304,8 +441,8 @@ static const char *plan(struct layout *l, size_t len)
 /* The new program header table, in the host's GElf form. */
 static GElf_Phdr *new_phdrs(const struct layout *l)
 {
-	const uint64_t table = (l->phnum + 2) * l->phent;
-	GElf_Phdr *out = calloc(l->phnum + 2, sizeof(*out));
+	const uint64_t table = (l->phnum + l->added_phdrs) * l->phent;
+	GElf_Phdr *out = calloc(l->phnum + l->added_phdrs, sizeof(*out));
 	GElf_Phdr load = {
 		.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->phoff,
 		.p_vaddr = l->vaddr, .p_paddr = l->vaddr, .p_align = l->align,
@@ -334,14 +471,17 @@ static GElf_Phdr *new_phdrs(const struct layout *l)
 	if (!last_note || last_note < last_load)
 		last_note = last_load;
 	for (size_t i = 0; i <= l->phnum; i++) {
-		if (i == last_load)
+		if (i == last_load && !l->in_gap)
 			out[n++] = load;
 		if (i == last_note)
 			out[n++] = note;
 		if (i == l->phnum)
 			break;
 		gelf_getphdr(l->elf, (int)i, &out[n]);
-		if (out[n].p_type == PT_PHDR) {
+		if (l->in_gap && i == l->gap_seg) {
+			out[n].p_filesz = l->phoff + l->load_size - out[n].p_offset;
+			out[n].p_memsz = out[n].p_filesz;
+		} else if (out[n].p_type == PT_PHDR) {
 			out[n].p_offset = l->phoff;
 			out[n].p_vaddr = out[n].p_paddr = l->vaddr;
 			out[n].p_filesz = out[n].p_memsz = table;
@@ -359,7 +499,7 @@ static GElf_Phdr *new_phdrs(const struct layout *l)
 static GElf_Shdr *new_shdrs(const struct layout *l)
 {
 	GElf_Shdr *out = calloc(l->shnum + l->added, sizeof(*out));
-	const uint64_t table = (l->phnum + 2) * l->phent;
+	const uint64_t table = (l->phnum + l->added_phdrs) * l->phent;
 
 	if (!out)
 		return NULL;
@@ -494,16 +634,16 @@ static bool write_image(struct layout *l, unsigned char *out, uint64_t stack, ui
 		memcpy(out + l->strtab_off, out + l->old_strtab_off, l->old_strtab_size);
 		memcpy(out + l->strtab_off + l->old_strtab_size, names, sizeof(names));
 	}
-	write_undo(l, out + l->phoff + (l->phnum + 2) * l->phent);
+	write_undo(l, out + l->phoff + (l->phnum + l->added_phdrs) * l->phent);
 	copy_notes(l, out);
 	l->eh.e_phoff = l->phoff;
-	l->eh.e_phnum = (GElf_Half)(l->phnum + 2);
+	l->eh.e_phnum = (GElf_Half)(l->phnum + l->added_phdrs);
 	if (l->shnum) {
 		l->eh.e_shoff = l->shoff;
 		l->eh.e_shnum = (GElf_Half)(l->shnum + l->added);
 	}
 	ok = ok && encode(l, ELF_T_EHDR, &l->eh, 1, out) &&
-	     encode(l, ELF_T_PHDR, ph, l->phnum + 2, out + l->phoff);
+	     encode(l, ELF_T_PHDR, ph, l->phnum + l->added_phdrs, out + l->phoff);
 	policy_encode_note(out + l->phoff + l->note_off, stack, gap, l->be);
 	if (ok && l->shnum)
 		ok = encode(l, ELF_T_SHDR, sh, l->shnum + l->added, out + l->shoff);
@@ -525,7 +665,7 @@ static bool layout_open(struct layout *l, unsigned char *image, size_t len)
 }
 
 unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
-		       uint64_t stack_guard_gap, bool old_kernels, size_t *new_len, const char **why)
+		       uint64_t stack_guard_gap, size_t *new_len, const char **why)
 {
 	struct layout l = { 0 };
 	unsigned char *out = NULL;
@@ -535,8 +675,7 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 		return NULL;
 	}
 	l.old_len = len;
-	l.old_kernels = old_kernels;
-	*why = plan(&l, len);
+	*why = plan(&l, image, len);
 	if (!*why && l.new_len > SIZE_MAX - 1)
 		*why = "too large";
 	if (!*why) {
@@ -557,18 +696,38 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 	return out;
 }
 
-/* Whether addnote() makes exactly image of orig with these requests and layout. */
+/* Whether addnote() makes exactly image of orig with these requests. */
 static bool gives(unsigned char *orig, size_t orig_len, uint64_t suid_stack, uint64_t stack_guard_gap,
-		  bool old_kernels, const unsigned char *image, size_t len)
+		  const unsigned char *image, size_t len)
 {
 	size_t made_len = 0;
 	const char *why;
-	unsigned char *made = addnote(orig, orig_len, suid_stack, stack_guard_gap, old_kernels,
-				      &made_len, &why);
+	unsigned char *made = addnote(orig, orig_len, suid_stack, stack_guard_gap, &made_len, &why);
 	bool same = made && made_len == len && !memcmp(made, image, len);
 
 	free(made);
 	return same;
+}
+
+/*
+ * Where the bytes set wrote inside the old file end (the gap layout): the
+ * end of the loadable segment that holds the table, or phoff itself when
+ * the table lies past the old file's end.
+ */
+static uint64_t gap_chunk_end(Elf *elf, uint64_t phoff, uint64_t old_len)
+{
+	size_t phnum = 0;
+
+	if (phoff >= old_len || elf_getphdrnum(elf, &phnum))
+		return phoff;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_offset <= phoff &&
+		    phoff - ph.p_offset < ph.p_filesz && ph.p_offset + ph.p_filesz <= old_len)
+			return ph.p_offset + ph.p_filesz;
+	}
+	return phoff;
 }
 
 /* The undo record of a file elfnote set added a note to, or NULL. */
@@ -612,7 +771,12 @@ unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
 	if (!*why && !(out = malloc(field[UNDO_LEN] ? field[UNDO_LEN] : 1)))
 		*why = "out of memory";
 	if (!*why) {
+		uint64_t chunk_end = gap_chunk_end(l.elf, l.eh.e_phoff, field[UNDO_LEN]);
+
 		memcpy(out, image, field[UNDO_LEN]);
+		/* The gap layout wrote into linker padding, which was zero. */
+		if (chunk_end > l.eh.e_phoff)
+			memset(out + l.eh.e_phoff, 0, chunk_end - l.eh.e_phoff);
 		l.eh.e_phoff = field[UNDO_PHOFF];
 		l.eh.e_shoff = field[UNDO_SHOFF];
 		l.eh.e_phnum = (GElf_Half)field[UNDO_PHNUM];
@@ -621,9 +785,8 @@ unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
 		if (!encode(&l, ELF_T_EHDR, &l.eh, 1, out))
 			*why = "could not encode the ELF header";
 	}
-	/* Exactly this file again from what is given back, in either layout, or nothing. */
-	if (!*why && !gives(out, field[UNDO_LEN], suid_stack, stack_guard_gap, false, image, len) &&
-	    !gives(out, field[UNDO_LEN], suid_stack, stack_guard_gap, true, image, len))
+	/* Exactly this file again from what is given back, or nothing. */
+	if (!*why && !gives(out, field[UNDO_LEN], suid_stack, stack_guard_gap, image, len))
 		*why = "changed since elfnote set added its note (stripped or edited?): "
 		       "the original cannot be given back exactly";
 	elf_end(l.elf);

@@ -13,16 +13,15 @@
 #include <stdint.h>
 
 /*
- * Returns a new image of len + some bytes whose first len bytes are
- * image's except the ELF header, with a note of both requests; or NULL
- * with a one-line reason in *why.  image must be an executable that
- * elf_inspect_image() found without a note.  The caller frees the result.
- * old_kernels: lay a dynamically linked program out as a static one, so
- * that kernels before 5.18 (AT_PHDR = load address + e_phoff) run it too,
- * at the cost of the file growing by its .bss and a page.
+ * Returns a new image of len or more bytes whose first len bytes are
+ * image's except the ELF header and zero padding in a segment's page tail,
+ * with a note of both requests; or NULL with a one-line reason in *why.
+ * image must be an executable that elf_inspect_image() found without a
+ * note.  The caller frees the result.  Every layout starts on kernels
+ * before 5.18 too (AT_PHDR = load address + e_phoff): addnote.c says how.
  */
 unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
-		       uint64_t stack_guard_gap, bool old_kernels, size_t *new_len, const char **why);
+		       uint64_t stack_guard_gap, size_t *new_len, const char **why);
 
 /* The bytes addnote() puts between the new table and the note. */
 #define ADDNOTE_UNDO_BYTES	64

@@ -212,7 +212,7 @@ static int parse(const struct command *cmd, int argc, char **argv, bool set, str
 		} else if (c == 'S') {
 			o->strict = true;
 		} else if (c == 'O') {
-			o->req.old_kernels = true;
+			/* Accepted for scripts: every layout starts on old kernels now. */
 		} else if (c == 'h') {
 			command_usage(cmd, stdout);
 			return 0;

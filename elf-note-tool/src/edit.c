@@ -61,11 +61,11 @@ static bool rewrite_in_place(unsigned char *image, size_t len, const struct elf_
 }
 
 static bool add_note(unsigned char *image, size_t len, uint64_t stack, uint64_t gap,
-		     bool old_kernels, struct edit *e)
+		     struct edit *e)
 {
 	const char *why;
 
-	e->image = addnote(image, len, stack, gap, old_kernels, &e->len, &why);
+	e->image = addnote(image, len, stack, gap, &e->len, &why);
 	if (!e->image)
 		return fail(e, "cannot add a note: %s", why);
 	e->action = EDIT_ADD_NOTE;
@@ -112,7 +112,7 @@ bool edit_plan(unsigned char *image, size_t len, const struct edit_request *req,
 	if (r.verdict == ELF_ANNOTATED)
 		ok = rewrite_in_place(image, len, &r, stack, gap, e);
 	else
-		ok = add_note(image, len, stack, gap, req->old_kernels, e);
+		ok = add_note(image, len, stack, gap, e);
 	if (!ok) {
 		edit_free(e);
 		return false;

@@ -32,7 +32,6 @@ enum edit_action {
 struct edit_request {
 	bool set_stack, set_gap;
 	uint64_t suid_stack, stack_guard_gap;
-	bool old_kernels;	/* a note added after linking: addnote()'s layout for them */
 };
 
 struct edit {

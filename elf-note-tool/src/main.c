@@ -58,8 +58,8 @@ static const struct command commands[] = {
 		"A request kernels do not honour by default (a lowered gap for a\n"
 		"setuid, setgid or capability program, a stack above 64M) gets\n"
 		"a warning; --strict: the file is refused instead.\n"
-		"--old-kernels: a note added to a dynamically linked program is\n"
-		"laid out for kernels before 5.18 too (the file grows more).\n"
+		"--old-kernels: accepted for scripts; a note added after linking\n"
+		"is always laid out for kernels before 5.18 too.\n"
 		"Files are replaced whole, keeping owner, mode and xattrs; set and\n"
 		"clear exit 0, or 1 when any file could not be done.\n",
 	},

@@ -3,7 +3,9 @@
 # ORIG into STAMPED (docs/note-format.md, "Stamping a linked program"):
 # each PT_NOTE of ORIG inside a PT_LOAD has, in the same order, a PT_NOTE
 # in STAMPED of the same size and alignment over the same bytes, mapped by
-# the new PT_LOAD; a PT_GNU_PROPERTY keeps its place within its note; the
+# the PT_LOAD that holds the new program header table (one of the old ones,
+# extended over its page's tail, or a new one); a PT_GNU_PROPERTY keeps its
+# place within its note; the
 # policy note comes on top; and every PT_NOTE ends within the 256 bytes
 # that follow the program header table, which the patched kernel reads
 # with the table (EXEC_POLICY_NEAR_PHDRS in fs/binfmt_elf.c).  Prints
@@ -44,6 +46,7 @@ def inside(seg, load):
 def check(orig, new):
     osegs, _, _ = segments(orig)
     nsegs, table_end, e = segments(new)
+    phoff = table_end - len(nsegs) * (56 if new[4] == 2 else 32)
     PT_LOAD, PT_NOTE, PT_GNU_PROPERTY = 1, 4, 0x6474e553
     oloads = [s for s in osegs if s["type"] == PT_LOAD]
     old = [s for s in osegs if s["type"] == PT_NOTE and s["filesz"] and any(inside(s, l) for l in oloads)]
@@ -56,14 +59,17 @@ def check(orig, new):
         return "%d policy notes, not 1" % len(policy)
     if len(copies) != len(old):
         return "%d other notes, the original has %d" % (len(copies), len(old))
-    newload = [s for s in nsegs if s["type"] == PT_LOAD][-1]
+    holding = [s for s in nsegs if s["type"] == PT_LOAD and s["offset"] <= phoff < s["offset"] + s["filesz"]]
+    if len(holding) != 1:
+        return "the new program header table is in %d loadable segments, not 1" % len(holding)
+    newload = holding[0]
     for i, (o, n) in enumerate(zip(old, copies)):
         if (n["filesz"], n["memsz"], n["align"]) != (o["filesz"], o["memsz"], o["align"]):
             return "note %d: size or alignment changed" % i
         if new[n["offset"]:n["offset"] + n["filesz"]] != orig[o["offset"]:o["offset"] + o["filesz"]]:
             return "note %d: other bytes" % i
         if not inside(n, newload) or n["vaddr"] - newload["vaddr"] != n["offset"] - newload["offset"]:
-            return "note %d: not mapped by the new PT_LOAD" % i
+            return "note %d: not mapped by the PT_LOAD that holds the table" % i
         if n["offset"] % max(n["align"], 1):
             return "note %d: misaligned" % i
         for op in (s for s in osegs if s["type"] == PT_GNU_PROPERTY and inside(s, o)):
