@@ -6,6 +6,8 @@
 #                 CHECK_COMBOS entry through every guest scenario;
 #                 ends with "N passed, N failed"
 #   make check-all  the same for linux-source-6.1 and 6.12, i386 and x86_64
+#   make check-old-kernel  programs stamped after linking on Linux 5.10
+#                 (bullseye's linux-source-5.10, i386, stock), after make check
 #   make check-host the host tests alone (no guest kernel)
 #   make fresh-check  make deps and check-host in a fresh bookworm (mmdebstrap)
 #   make demo     boot stock and patched guests, print the scenario tables
@@ -290,6 +292,12 @@ fresh-check: deps
 check-all:
 	$(MAKE) check CHECK_COMBOS="6.1/i386 6.1/x86_64 6.12/i386 6.12/x86_64" CHECK_DEBUG="6.1 6.12"
 
+# A kernel before 5.18, where AT_PHDR is the load address plus e_phoff:
+# the programs stamped after linking must start there too.  Uses the
+# guest initramfs of make check; prints TAP (kernel/old-kernel.sh).
+check-old-kernel: deps
+	kernel/old-kernel.sh
+
 demo: deps guest
 	i386-guest/demo.sh
 
@@ -322,4 +330,4 @@ distclean:
 	@echo "  CACHE   $(CACHE) is kept: the .debs, kernel trees, built kernels and ccache objects"
 	@echo "          every clone shares (content-keyed, safe to delete: rm -rf $(CACHE))"
 
-.PHONY: check-host check-host-run check-no-kernel fresh-check elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean
+.PHONY: check-old-kernel check-host check-host-run check-no-kernel fresh-check elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean

@@ -1,0 +1,76 @@
+#!/bin/bash
+# old-kernel.sh: boot a kernel older than 5.18 (bullseye's linux-source-5.10,
+# Debian 11's kernel) through the scenarios of programs stamped after
+# linking, to show that they start where the kernel computes AT_PHDR as the
+# load address plus e_phoff (docs/note-format.md, "After linking").  Not in
+# make check: a kernel tree of its own, built cold (make check-old-kernel).
+#
+# linux-source-5.10 comes from the bullseye suites through an apt
+# configuration of this script's own (into $CACHE/debs, as the project's
+# other Debian packages), never installed; its tarball is built as
+# SERIES=5.10, stock, with the guest config and series-5.10.config, by
+# kernel/build.sh, and again with the AT_PHDR of kernels before 5.18
+# (kernel/old-kernel-at-phdr.patch: bullseye's 5.10 has the fix
+# backported).  Expects the i386 initramfs of make check
+# ($BUILD/guest-i386.cpio, and the Debian boot's for the Debian programs).
+# TAP on stdout, through i386-guest/run.sh with GUEST_ONLY.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackclamp}
+SUITE_SOURCES="deb [check-valid-until=no] http://deb.debian.org/debian bullseye main
+deb [check-valid-until=no] http://deb.debian.org/debian-security bullseye-security main"
+# The rows of programs stamped after linking, and Debian's own i386
+# programs stamped the same way (their boot has guest.debian).
+GUEST_ONLY=${GUEST_ONLY:-after-link/*,debian/*}
+export GUEST_ONLY
+
+die() { echo "kernel/old-kernel.sh: $*" >&2; exit 1; }
+[ -f "$BUILD/guest-i386.cpio" ] || die "no $BUILD/guest-i386.cpio: run make check (or make initramfs) first"
+
+# apt with this script's own sources, lists and cache: the host's
+# configuration is neither read nor changed.
+apt_dir=$BUILD/apt-bullseye
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$CACHE/debs"
+printf '%s\n' "$SUITE_SOURCES" > "$apt_dir/sources.list"
+apt_opts=(-o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
+	-o Dir::State::Status=/dev/null -o APT::Architecture=amd64 -o Acquire::Languages=none)
+
+deb=$(ls "$CACHE"/debs/linux-source-5.10_*_all.deb 2>/dev/null | sort -V | tail -1 || true)
+if [ -z "$deb" ]; then
+	apt-get -q "${apt_opts[@]}" update >&2 || die "apt-get update of the bullseye suites failed"
+	(cd "$CACHE/debs" && apt-get -q "${apt_opts[@]}" download linux-source-5.10 >&2) ||
+		die "cannot download linux-source-5.10 from bullseye"
+	deb=$(ls "$CACHE"/debs/linux-source-5.10_*_all.deb | sort -V | tail -1)
+fi
+src=$BUILD/linux-source-5.10
+if [ ! -f "$src/$(basename "$deb").done" ]; then
+	rm -rf "$src" && mkdir -p "$src"
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$src" ./usr/src/linux-source-5.10.tar.xz
+	touch "$src/$(basename "$deb").done"
+fi
+
+SERIES=5.10 TARBALL=$src/usr/src/linux-source-5.10.tar.xz "$top/kernel/build.sh" stock i386 >&2
+
+# The same kernel with AT_PHDR computed as before 5.18
+# (kernel/old-kernel-at-phdr.patch), from a copy of the pristine tree, with
+# the stock kernel's config: "stock-pre518" is a stock kernel to the
+# scenarios (uname -r ends in -stock).
+. "$top/kernel/ccache.sh"
+pristine=$BUILD/src/linux-5.10-pristine
+pre=$BUILD/src/linux-5.10-pre518
+out=$BUILD/out/linux-5.10-i386-stock-pre518
+stamp=$(sha256sum < "$top/kernel/old-kernel-at-phdr.patch" | cut -c1-16)-$(cat "$pristine/.tarball-id" | cut -c1-16)
+if [ "$(cat "$pre/.pre518-id" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$pre" && cp -a "$(readlink -f "$pristine")" "$pre.tmp"
+	patch -s -d "$pre.tmp" -p1 < "$top/kernel/old-kernel-at-phdr.patch"
+	echo "$stamp" > "$pre.tmp/.pre518-id" && mv "$pre.tmp" "$pre"
+fi
+mkdir -p "$out" && cp "$BUILD/out/linux-5.10-i386-stock/.config" "$out/.config"
+echo "  BUILD   linux 5.10 with the AT_PHDR of kernels before 5.18 in $out" >&2
+make -s -C "$pre" O="$out" ARCH=i386 LOCALVERSION= "${KCC[@]}" olddefconfig >&2
+make -s -C "$pre" O="$out" ARCH=i386 LOCALVERSION= "${KCC[@]}" -j"${JOBS:-2}" bzImage >&2
+
+"$top/i386-guest/run.sh" 5.10/i386/stock 5.10/i386/stock-pre518
