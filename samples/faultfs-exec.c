@@ -11,7 +11,7 @@
  * SIGBUS).  WHERE picks the byte, from
  * PROGRAM's own ELF headers:
  *
- *   phdrs        the first byte of the program headers
+ *   phdrs        the last byte of the program headers
  *   after-phdrs  the first byte after them, which the kernel reads with
  *                the headers (the 256 bytes where linkers put notes)
  *   note         4 bytes into the first PT_NOTE segment that the kernel
@@ -52,6 +52,8 @@
 #define FILE_NODE 2
 /* The kernel reads this much past the program headers with them. */
 #define HEADER_EXTRA 256
+/* exec reads the file's first bytes before any binary format looks. */
+#define BINPRM_BUF 256
 #define NO_FAULT UINT64_MAX
 
 static const char *errno_name(int err)
@@ -156,7 +158,7 @@ static int fault_offset(const struct image *img, const char *where, uint64_t *at
 		return -1;
 	window_end = h.phoff + h.phsize + HEADER_EXTRA;
 	if (!strcmp(where, "phdrs"))
-		*at = h.phoff;
+		*at = h.phoff + h.phsize - 1;
 	else if (!strcmp(where, "after-phdrs"))
 		*at = h.phoff + h.phsize;
 	else if (!strcmp(where, "note")) {
@@ -168,7 +170,8 @@ static int fault_offset(const struct image *img, const char *where, uint64_t *at
 				*at = s->offset + 4;
 		}
 	}
-	return *at < img->size ? 0 : -1;
+	/* A byte exec reads first would fail it before binfmt_elf reads anything. */
+	return *at < img->size && *at >= BINPRM_BUF ? 0 : -1;
 }
 
 /* --- the FUSE server --------------------------------------------------- */
