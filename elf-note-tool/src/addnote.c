@@ -787,7 +787,7 @@ unsigned char *removenote(unsigned char *image, size_t len, uint64_t suid_stack,
 	}
 	/* Exactly this file again from what is given back, or nothing. */
 	if (!*why && !gives(out, field[UNDO_LEN], suid_stack, stack_guard_gap, image, len))
-		*why = "changed since elfnote set added its note (stripped or edited?): "
+		*why = "changed since elfnote set added its note (stripped, edited, or stamped by an older elfnote?): "
 		       "the original cannot be given back exactly";
 	elf_end(l.elf);
 	if (*why) {
