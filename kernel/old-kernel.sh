@@ -38,12 +38,12 @@ apt_opts=(-o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourcePar
 	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
 	-o Dir::State::Status=/dev/null -o APT::Architecture=amd64 -o Acquire::Languages=none)
 
-deb=$(ls "$CACHE"/debs/linux-source-5.10_*_all.deb 2>/dev/null | sort -V | tail -1 || true)
+deb=$(find "$CACHE/debs" -maxdepth 1 -name "linux-source-5.10_*_all.deb" | sort -V | tail -1)
 if [ -z "$deb" ]; then
 	apt-get -q "${apt_opts[@]}" update >&2 || die "apt-get update of the bullseye suites failed"
 	(cd "$CACHE/debs" && apt-get -q "${apt_opts[@]}" download linux-source-5.10 >&2) ||
 		die "cannot download linux-source-5.10 from bullseye"
-	deb=$(ls "$CACHE"/debs/linux-source-5.10_*_all.deb | sort -V | tail -1)
+	deb=$(find "$CACHE/debs" -maxdepth 1 -name "linux-source-5.10_*_all.deb" | sort -V | tail -1)
 fi
 src=$BUILD/linux-source-5.10
 if [ ! -f "$src/$(basename "$deb").done" ]; then
@@ -62,7 +62,7 @@ SERIES=5.10 TARBALL=$src/usr/src/linux-source-5.10.tar.xz "$top/kernel/build.sh"
 pristine=$BUILD/src/linux-5.10-pristine
 pre=$BUILD/src/linux-5.10-pre518
 out=$BUILD/out/linux-5.10-i386-stock-pre518
-stamp=$(sha256sum < "$top/kernel/old-kernel-at-phdr.patch" | cut -c1-16)-$(cat "$pristine/.tarball-id" | cut -c1-16)
+stamp=$(sha256sum < "$top/kernel/old-kernel-at-phdr.patch" | cut -c1-16)-$(cut -c1-16 "$pristine/.tarball-id")
 if [ "$(cat "$pre/.pre518-id" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$pre" && cp -a "$(readlink -f "$pristine")" "$pre.tmp"
 	patch -s -d "$pre.tmp" -p1 < "$top/kernel/old-kernel-at-phdr.patch"
