@@ -10,6 +10,8 @@
 #                 (bullseye's linux-source-5.10, i386, stock), after make check
 #   make check-host the host tests alone (no guest kernel)
 #   make fresh-check  make deps and check-host in a fresh bookworm (mmdebstrap)
+#   make check-upstream-tools  Debian's elfutils and binutils built with the
+#                 patches of elf-note-tool/upstream, and checked (as root)
 #   make demo     boot stock and patched guests, print the scenario tables
 #   make bench    time execs on both kernels (not a test): docs/benchmarks.md
 #   make bench-count  count what reading the note adds to an exec (not a test)
@@ -298,6 +300,14 @@ check-all:
 check-old-kernel: deps
 	kernel/old-kernel.sh
 
+# Not part of check: Debian's own elfutils and binutils source packages
+# (bookworm) built with the patches of elf-note-tool/upstream, their test
+# suites run, and the tools they install checked on Debian's programs
+# stamped by elfnote (as root, in a bookworm chroot made by mmdebstrap;
+# about 16 minutes: docs/measurements.md).
+check-upstream-tools: deps elfnote debian-root
+	elf-note-tool/upstream/build-debian.sh
+
 demo: deps guest
 	i386-guest/demo.sh
 
@@ -330,4 +340,4 @@ distclean:
 	@echo "  CACHE   $(CACHE) is kept: the .debs, kernel trees, built kernels and ccache objects"
 	@echo "          every clone shares (content-keyed, safe to delete: rm -rf $(CACHE))"
 
-.PHONY: check-old-kernel check-host check-host-run check-no-kernel fresh-check elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean
+.PHONY: check-old-kernel check-upstream-tools check-host check-host-run check-no-kernel fresh-check elfnote fuzz install deps sysroot kernels tree uapi samples initramfs guest host-tools host-tests check check-run check-all demo bench bench-count bench-scan shell clean distclean

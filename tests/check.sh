@@ -89,6 +89,7 @@ host_part() {
 	run_host test-deps "$top/tests/host/test-deps.sh"
 	run_host test-table "$top/tests/host/test-table.sh"
 	run_host test-doc-paths "$top/tests/host/test-doc-paths.sh"
+	run_host test-upstream-defs "$top/tests/host/test-upstream-defs.sh"
 	run_host test-effect "$top/tests/host/test-effect.sh"
 	run_host test-parse-log "$top/tests/host/test-parse-log.sh"
 	# i386 programs run under qemu-i386: the host's kernel may refuse them
