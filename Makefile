@@ -329,7 +329,7 @@ bench-scan: deps
 	elf-note-tool/bench/scan-bench.sh
 
 shell: deps guest
-	GUEST_INTERACTIVE=1 i386-guest/boot.sh $(KOUT)-patched/arch/x86/boot/bzImage \
+	GUEST_INTERACTIVE=1 i386-guest/boot.sh $(KOUT)-patched/$(shell $(ABIS) image abi=$(ARCH)) \
 		$(INITRAMFS) /dev/null guest.shell loglevel=4
 
 clean:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# boot.sh BZIMAGE INITRAMFS LOG [KERNEL PARAMETERS...]
+# boot.sh IMAGE INITRAMFS LOG [KERNEL PARAMETERS...]
 #
 # Boots the guest once under QEMU's software emulation (no KVM) with the
 # console on the serial port, written to LOG.  The guest's init reboots when
@@ -11,24 +11,24 @@
 # (make shell).
 set -uo pipefail
 
-kernel=${1:?usage: boot.sh BZIMAGE INITRAMFS LOG [PARAMS...]}
+kernel=${1:?usage: boot.sh IMAGE INITRAMFS LOG [PARAMS...]}
 initrd=${2:?}
 log=${3:?}
 shift 3
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-600}
 # The guest's architecture (ARCH, as for kernel/build.sh) picks the
-# emulator: the qemu of the ABI named as the ARCH (abis.txt).
-if [ -z "${QEMU:-}" ]; then
-	QEMU=$("$(dirname "$0")/abis.sh" qemu abi="${ARCH:-i386}")
-	[ -n "$QEMU" ] || { echo "boot.sh: no ABI row for ARCH=${ARCH:-i386} in abis.txt" >&2; exit 2; }
-fi
+# emulator, its machine and the console: the row of the ABI named as the
+# ARCH (abis.txt).
+read -r qemu machine console < <("$(dirname "$0")/abis.sh" qemu,machine,console abi="${ARCH:-i386}")
+[ -n "${console:-}" ] || { echo "boot.sh: no ABI row for ARCH=${ARCH:-i386} in abis.txt" >&2; exit 2; }
+QEMU=${QEMU:-$qemu}
 
 # GUEST_MEM: the guest's memory (QEMU -m), 512M unless a boot needs more.
 # QEMU_EXTRA: more QEMU options, e.g. "-icount shift=0" (bench.sh).
 # shellcheck disable=SC2206
-args=(-M pc -cpu max -m "${GUEST_MEM:-512M}" -smp 1 -no-reboot -nodefaults ${QEMU_EXTRA:-}
+args=(-M "$machine" -cpu max -m "${GUEST_MEM:-512M}" -smp 1 -no-reboot -nodefaults ${QEMU_EXTRA:-}
       -kernel "$kernel" -initrd "$initrd"
-      -append "console=ttyS0 panic=-1 oops=panic $*")
+      -append "console=$console panic=-1 oops=panic $*")
 
 if [ "${GUEST_INTERACTIVE:-0}" = 1 ]; then
 	exec "$QEMU" "${args[@]}" -nographic -serial mon:stdio

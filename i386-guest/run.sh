@@ -79,7 +79,8 @@ wanted() {
 # stdout and its results files written.
 run_boot() {
 	local series=$1 arch=$2 variant=$3 boot=$4 params=$5
-	local kernel=$BUILD/out/linux-$series-$arch-$variant/arch/x86/boot/bzImage
+	local kernel
+	kernel=$BUILD/out/linux-$series-$arch-$variant/$("$top/i386-guest/abis.sh" image abi="$arch")
 	local initramfs=${INITRAMFS:-$BUILD/guest-$arch.cpio} mem=512M
 	# A boot with guest.debian also unpacks Debian's i386 root
 	# (i386-guest/debian/): its own archive, and room for the JVM.

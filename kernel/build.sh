@@ -10,7 +10,8 @@
 # Builds are incremental; the config is regenerated only when the fragment
 # changed.  A kernel built before from the same inputs, by any clone, is
 # taken from $CACHE/kernels (kernel/kernel-cache.sh; KERNEL_CACHE=0 builds
-# anyway).  Prints the path of the bzImage on the last line.
+# anyway).  Prints the path of the kernel image (abis.txt's image column
+# for ARCH: bzImage, zImage or Image) on the last line.
 #
 # kernel/build.sh VARIANT ARCH PROFILE builds a profile: PROFILE's fragment
 # (kernel/config/PROFILE.config) is merged last, after the variant's, into
@@ -36,7 +37,12 @@ patched) src=$BUILD/src/linux-$SERIES-patched; "$top/kernel/tree.sh" patched ;;
 esac
 
 config=$top/kernel/config
-[ -f "$config/$arch.config" ] || die "no config fragment $config/$arch.config (i386 or x86_64)"
+[ -f "$config/$arch.config" ] || die "no config fragment $config/$arch.config (one per kernel of i386-guest/abis.txt)"
+# What the ABI table says of this ARCH's kernel: its image (the make
+# goal) and compiler.
+read -r image kcross < <("$top/i386-guest/abis.sh" image,kcross abi="$arch")
+[ -n "${image:-}" ] && [ "$image" != - ] || die "no kernel row for ARCH=$arch in i386-guest/abis.txt"
+kcc_cross "$kcross"
 [ -z "$profile" ] || [ -f "$config/$profile.config" ] || die "no config fragment $config/$profile.config"
 out=$BUILD/out/linux-$SERIES-$arch-$variant${profile:+-$profile}
 mkdir -p "$out"
@@ -85,14 +91,14 @@ if [ ! -f "$out/.config" ] || ! want_config | cmp -s - "$out/fragment.applied"; 
 fi
 
 version=$(make -s --no-print-directory -C "$src" kernelversion)
-key=$(kernel_key "$src" "$out")
-if kernel_cached "$key" "$out"; then
+key=$(kernel_key "$src" "$out" "$kcross")
+if kernel_cached "$key" "$out" "$image"; then
 	echo "  CACHED  linux $version-$variant ($arch) from $kernel_cache/$key"
 else
 	echo "  BUILD   linux $version-$variant ($arch) in $out"
 	start=$(date +%s)
-	kmake -j"$JOBS" bzImage
-	kernel_store "$key" "$out"
+	kmake -j"$JOBS" "$(basename "$image")"
+	kernel_store "$key" "$out" "$image"
 	echo "  BUILT   linux $version-$variant ($arch) in $(( $(date +%s) - start )) s"
 fi
-echo "$out/arch/x86/boot/bzImage"
+echo "$out/$image"

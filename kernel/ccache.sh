@@ -17,3 +17,12 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
 # make's variables for it.
 KCC=(CC="ccache gcc" HOSTCC="ccache gcc")
+
+# kcc_cross PREFIX: KCC for a kernel built with the cross compiler
+# PREFIXgcc (abis.txt's kcross; "-" or empty: the host's gcc).  CC must
+# name the prefix itself: make's CC overrides the one CROSS_COMPILE gives.
+kcc_cross() {
+	local prefix=${1#-}
+	KCC=(CC="ccache ${prefix}gcc" HOSTCC="ccache gcc")
+	[ -z "$prefix" ] || KCC+=(CROSS_COMPILE="$prefix")
+}

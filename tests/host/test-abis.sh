@@ -17,13 +17,14 @@ mapfile -t rows < <("$abis" abi)
 mapfile -t kernels < <("$abis" kernel)
 tap_plan $((${#rows[@]} + ${#kernels[@]} + 2))
 
-# A row's kernel row names the emulator, its programs row how to build.
+# A row's kernel row names the emulator, machine, console and image, its
+# programs row how to build.
 for abi in "${rows[@]}"; do
 	read -r kernel programs < <("$abis" kernel,programs abi="$abi")
-	qemu=$("$abis" qemu abi="$kernel")
+	boot=$("$abis" qemu,machine,console,image abi="$kernel")
 	build=$("$abis" debarch,cc,triplet,clang,musl_ld,glibc_ld,glibc_lib abi="$programs")
-	[ -n "$qemu" ] && [ "$qemu" != - ] && [ -n "$build" ] && [[ " $build " != *" - "* ]]
-	tap_check $? "$abi: kernel $kernel names its QEMU, programs $programs how they are built"
+	[ -n "$boot" ] && [[ " $boot " != *" - "* ]] && [ -n "$build" ] && [[ " $build " != *" - "* ]]
+	tap_check $? "$abi: kernel $kernel names its QEMU, machine, console and image, programs $programs how they are built"
 done
 
 # The same ABIs, whatever their order (scenario.c's is that of its bits).
