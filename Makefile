@@ -82,13 +82,18 @@ INITRAMFS = $(BUILD)/guest-$(ARCH).cpio
 # changed; the stamp holds the series id kernel/tree.sh computed.
 SERIES_ID = $(BUILD)/src/linux-$(SERIES)-patched/.git/series-id
 
+# One set per kernel ARCH whose programs are built (a programs folder of
+# abis.txt is named as the kernel that runs those programs natively).
+UAPI_ARCHES := $(sort $(ARCH) $(PROGRAM_ABIS))
 uapi: tree
-	@if ! cmp -s $(SERIES_ID) $(UAPI)/.stamp; then \
-		echo "  UAPI    $(UAPI)"; rm -rf $(UAPI); \
-		$(MAKE) -s -C $(BUILD)/src/linux-$(SERIES)-patched ARCH=$(ARCH) \
-			O=$(BUILD)/uapi-obj-$(ARCH) INSTALL_HDR_PATH=$(UAPI) headers_install && \
-		cp $(SERIES_ID) $(UAPI)/.stamp; \
-	fi
+	@for arch in $(UAPI_ARCHES); do \
+		dir=$(BUILD)/uapi-$$arch; \
+		cmp -s $(SERIES_ID) $$dir/.stamp && continue; \
+		echo "  UAPI    $$dir"; rm -rf $$dir; \
+		$(MAKE) -s -C $(BUILD)/src/linux-$(SERIES)-patched ARCH=$$arch \
+			O=$(BUILD)/uapi-obj-$$arch INSTALL_HDR_PATH=$$dir headers_install && \
+		cp $(SERIES_ID) $$dir/.stamp || exit; \
+	done
 
 # The runner and its library (i386-guest/lib, which the programs in
 # samples/ use too).
@@ -113,9 +118,10 @@ samples: deps sysroot uapi
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
 	for abi in $(PROGRAM_ABIS); do \
 		$(MAKE) -s -C samples ABI=$$abi OUT=$(GUEST_BIN)/$$abi ELFNOTE=$(BUILD)/elfnote/elfnote \
-			UAPI=$(UAPI)/include && \
+			UAPI=$(BUILD)/uapi-$$abi/include && \
 		tests/malformed/make-corpus.sh $(BUILD)/generated $$abi && \
-		i386-guest/kselftests.sh $(BUILD)/src/linux-$(SERIES)-patched $$abi $(UAPI) $(BUILD)/generated || exit; \
+		i386-guest/kselftests.sh $(BUILD)/src/linux-$(SERIES)-patched $$abi $(BUILD)/uapi-$$abi \
+			$(BUILD)/generated || exit; \
 	done
 	$(MAKE) -s $(INIT) $(BUILD)/host/gen_init_cpio $(BUILD)/host/scenario-lint $(DEB_SAMPLE_LIST) \
 		$(SELINUX_POLICY)
@@ -174,9 +180,9 @@ $(BUILD)/host/test-scenario: tests/host/test-scenario.c $(GUEST_SRC)
 
 # The note's two definitions (kernel UAPI, elf-note-tool's header) must
 # agree: built for i386 and x86_64 against the patched tree's headers, run here.
-$(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c tests/lib/tap.h elf-note-tool/include/exec-policy-note.h $(UAPI)/.stamp
+$(BUILD)/host/test-note-abi-%: tests/host/test-note-abi.c tests/lib/tap.h elf-note-tool/include/exec-policy-note.h $(BUILD)/uapi-%/.stamp
 	@mkdir -p $(@D)
-	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(UAPI)/include -Ielf-note-tool/include -Itests/lib -o $@ $<
+	$(call guest_cc,$*) $(GUEST_CFLAGS) -isystem $(BUILD)/uapi-$*/include -Ielf-note-tool/include -Itests/lib -o $@ $<
 
 $(BUILD)/host/no-i386: tests/host/no-i386.c
 	@mkdir -p $(@D)
@@ -236,11 +242,13 @@ $(DEBIAN_ROOT_CPIO).zst: $(DEBIAN_ROOT_CPIO)
 # the variant a third part names (6.1/x86_64/patched).
 #
 # On 2 cores a kernel build takes about 6 minutes cold, and a new machine
-# (CI) starts cold: make check builds three (i386 stock and patched,
+# (CI) starts cold: make check builds five (i386 stock and patched,
 # x86_64 patched, which runs every scenario as x86_64 and as ia32
-# programs), and check-all adds x86_64's stock kernel, the KASAN+UBSAN
-# kernel and 6.12 (docs/measurements.md has the figures).
-CHECK_COMBOS ?= 6.1/i386 6.1/x86_64/patched
+# programs, and arm64 stock and patched, which run them as arm64 and as
+# armhf programs through compat, aarch32), and check-all adds x86_64's
+# stock kernel, the 32-bit arm kernels, the KASAN+UBSAN kernel and
+# 6.12 (docs/measurements.md has the figures).
+CHECK_COMBOS ?= 6.1/i386 6.1/x86_64/patched 6.1/arm64
 # Trees whose patched x86_64 kernel is also booted built with KASAN and
 # UBSAN (kernel/config/debug.config), through the same scenarios.
 CHECK_DEBUG ?=
@@ -290,9 +298,13 @@ check-host-run: host-tests
 fresh-check: deps
 	tests/fresh-check.sh
 
-# Every tree on both architectures, and both debug kernels.
+# Every tree on every architecture, and both debug kernels; not 6.12 on
+# 32-bit arm yet: the 6.12 series' stack_guard_gap KUnit suite assumes
+# room above 64 MiB in KUnit's kernel thread, whose arm STACK_TOP is
+# 64 MiB (its 64 MiB cases fail there; docs/measurements.md).
 check-all:
-	$(MAKE) check CHECK_COMBOS="6.1/i386 6.1/x86_64 6.12/i386 6.12/x86_64" CHECK_DEBUG="6.1 6.12"
+	$(MAKE) check CHECK_COMBOS="6.1/i386 6.1/x86_64 6.1/arm 6.1/arm64 6.12/i386 6.12/x86_64 \
+		6.12/arm64" CHECK_DEBUG="6.1 6.12"
 
 # A kernel before 5.18, where AT_PHDR is the load address plus e_phoff:
 # the programs stamped after linking must start there too.  Uses the

@@ -71,6 +71,15 @@ for specs in "$sysroot.tmp"/usr/lib/*/musl-gcc.specs; do
 	# Paths into /usr/lib/TRIPLET and /usr/include/TRIPLET, and the
 	# loader's name: only the first two are files the compiler reads.
 	sed -i -E "s#/usr/(lib|include)/#$sysroot/usr/\\1/#g" "$specs"
+	# musl's libc.so is in /lib/TRIPLET (package musl), which the specs
+	# do not search: -lc took libc.a from /usr/lib/TRIPLET, and a
+	# "dynamic" program got libc linked in (on arm, libgcc's
+	# __aeabi_ldiv0 then missed raise).  ld takes the first folder with
+	# either, so /lib/TRIPLET goes first.
+	triplet=$(basename "$(dirname "$specs")")
+	if [ -f "$sysroot.tmp/lib/$triplet/libc.so" ]; then
+		sed -i "s#-L$sysroot/usr/lib/$triplet #-L$sysroot/lib/$triplet &#" "$specs"
+	fi
 done
 printf '%s\n' "${debs[@]##*/}" > "$sysroot.tmp/.debs"
 echo "$want_stamp" > "$sysroot.tmp/.stamp"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # mkinitramfs.sh OUT.cpio [ARCH]: the guest's initramfs for a kernel of ARCH
-# (i386, the default, or x86_64), packed by the kernel's own gen_init_cpio.
+# (a kernel of i386-guest/abis.txt; i386 by default), packed by the kernel's own
+# gen_init_cpio.
 #
 #   /init                the runner, built for ARCH
-#   /abi/ABI/bin, /lib   for each ABI the kernel runs (i386; or x86_64 and
-#                        ia32): initramfs.list's programs and loaders, the
+#   /abi/ABI/bin, /lib   for each ABI the kernel runs (i386; x86_64 and
+#                        ia32; arm; arm64 and aarch32): initramfs.list's programs and loaders, the
 #                        malformed-note corpus
 #   /bin, /lib           links to the first ABI's folders; the runner
 #                        re-points them for each ABI it runs
@@ -14,23 +15,34 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
-BUSYBOX=${BUSYBOX:-$("$top/deps/sysroot.sh" i386)/bin/busybox}
 GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
 out=${1:?usage: mkinitramfs.sh OUT.cpio [ARCH]}
 arch=${2:-i386}
 
 die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 
-# Debian's static busybox is i386 only as a package that can be installed
-# beside the host's own: on x86_64 it runs through compat, in every ABI's
-# folder.  The scenarios do not run it; make shell does.
-file -L "$BUSYBOX" | grep -q 'ELF 32-bit.*Intel 80386.*statically linked' ||
-	die "$BUSYBOX is not a static i386 busybox (busybox-static for i386: deps/fetch.sh i386)"
-
 # The ABIs the kernel runs, as "ABI PROGRAMS" lines: the name in the guest
 # and the folder its programs were built into (abis.txt).
 abis=$("$top/i386-guest/abis.sh" abi,programs kernel="$arch")
 [ -n "$abis" ] || die "unknown ARCH '$arch' ($(echo $("$top/i386-guest/abis.sh" kernel)))"
+
+# Debian's static busybox, from the first of the kernel's ABIs whose
+# architecture's packages are fetched as data (deps/data-packages.txt):
+# busybox-static cannot be installed beside the host's own, so x86_64
+# runs the i386 one through compat, in every ABI's folder.  The scenarios
+# do not run it; make shell does.
+if [ -z "${BUSYBOX:-}" ]; then
+	while read -r _ programs; do
+		debarch=$("$top/i386-guest/abis.sh" debarch abi="$programs")
+		root=$("$top/deps/sysroot.sh" "$debarch")
+		if [ -n "$root" ] && [ -f "$root/bin/busybox" ]; then
+			BUSYBOX=$root/bin/busybox
+			break
+		fi
+	done <<< "$abis"
+fi
+[ -n "${BUSYBOX:-}" ] || die "no busybox-static for the ABIs of ARCH '$arch' (deps/data-packages.txt)"
+file -L "$BUSYBOX" | grep -q 'statically linked' || die "$BUSYBOX is not a static busybox"
 
 # The loaders of the dynamic samples of a programs folder: musl's (musl
 # of the programs' architecture: the host's, or the one deps/fetch.sh
@@ -52,6 +64,8 @@ abi_list() {
 		-e "s|\$MUSL_LOADER|$musl_loader|g" -e "s|\$MUSL_LIBC|$musl_libc|g" \
 		-e "s|\$GLIBC_LOADER|${glibc_interp##*/}|g" -e "s|\$GLIBC_LIB|$glibc_lib|g" \
 		"$top/i386-guest/initramfs.list"
+	# The programs only some ABIs' toolchains build (samples/Makefile).
+	sed "s|\$BIN|$bin|g" "$bin/optional.list"
 	# The malformed-note corpus (tests/malformed/make-corpus.sh).
 	cat "$BUILD/generated/$2/corpus.list"
 	# The kernel's own selftests (i386-guest/kselftests.sh).

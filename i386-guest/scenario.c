@@ -50,7 +50,13 @@ int scn_abi_index(const char *name)
 
 const char *scn_kernel_abis(const char *machine)
 {
-	return strcmp(machine, "x86_64") ? "i386" : "x86_64,ia32";
+	if (!strcmp(machine, "x86_64"))
+		return "x86_64,ia32";
+	if (!strcmp(machine, "aarch64") || !strcmp(machine, "arm64"))
+		return "arm64,aarch32";
+	if (!strncmp(machine, "arm", 3))
+		return "arm";
+	return "i386";
 }
 
 bool scn_runs_on(const struct scenario *s, const char *abi)
@@ -419,7 +425,8 @@ static int parse_abis(struct scn_file *st, const char *text, struct scenario *s)
 		int i = scn_abi_index(name);
 
 		if (i < 0)
-			return fail(st, "abi=%s: unknown ABI %s (i386, ia32 or x86_64)", text, name);
+			return fail(st, "abi=%s: unknown ABI %s (i386, ia32, x86_64, arm, aarch32 or arm64)",
+				    text, name);
 		s->abis |= 1U << i;
 	}
 	return s->abis ? 0 : fail(st, "abi= needs at least one ABI");
@@ -732,8 +739,9 @@ static int parse_fcap(struct scn_file *st, char **tok, int n)
 }
 
 /*
- * The value of "@let NAME i386=A ia32=B x86_64=C" for the ABI being read:
- * every ABI must be given, once, so no ABI can miss a value.
+ * The value of "@let NAME i386=A ia32=B x86_64=C arm=D aarch32=E arm64=F"
+ * for the ABI being read: every ABI must be given, once, so no ABI can
+ * miss a value.
  */
 static const char *let_for_abi(struct scn_file *st, char **tok, int n)
 {
@@ -760,11 +768,12 @@ static const char *let_for_abi(struct scn_file *st, char **tok, int n)
 	}
 	return value[want];
 usage:
-	fail(st, "@let %s: a value per ABI is written i386=VALUE ia32=VALUE x86_64=VALUE", tok[1]);
+	fail(st, "@let %s: a value per ABI is written i386=VALUE ia32=VALUE x86_64=VALUE "
+	     "arm=VALUE aarch32=VALUE arm64=VALUE", tok[1]);
 	return NULL;
 }
 
-/* @let NAME VALUE, or @let NAME i386=VALUE ia32=VALUE x86_64=VALUE */
+/* @let NAME VALUE, or @let NAME ABI=VALUE for each of SCN_ABIS */
 static int parse_let(struct scn_file *st, char **tok, int n)
 {
 	struct scn_let *l = &st->lets[st->nlets];

@@ -41,21 +41,24 @@ struct scn_value {
 
 /*
  * The ABIs a scenario can run under: a program of the kernel's own kind on
- * i386 or x86_64, and an i386 program on x86_64 (ia32, the kernel's compat
- * layer).  An i386 kernel runs "i386"; an x86_64 kernel runs "x86_64" and
- * then "ia32", with the same scenarios.  The guest cannot read
+ * i386, x86_64, arm (armhf) or arm64, and a 32-bit program on a 64-bit
+ * kernel's compat layer (ia32: i386 on x86_64; aarch32: armhf on arm64).
+ * A 32-bit kernel runs its one ABI; a 64-bit kernel runs its own, then
+ * the compat one, with the same scenarios.  The guest cannot read
  * i386-guest/abis.txt, where the rest of the harness learns this: the two
  * are held together by tests/host/test-abis.sh.
  */
-#define SCN_ABIS { "i386", "ia32", "x86_64" }
-#define SCN_NABIS 3
+#define SCN_ABIS { "i386", "ia32", "x86_64", "arm", "aarch32", "arm64" }
+#define SCN_NABIS 6
 
 /* The index of an ABI name in SCN_ABIS, or -1. */
 int scn_abi_index(const char *name);
 
 /*
- * The ABIs a kernel runs, native first, comma-separated: "x86_64,ia32" for
- * machine (uname -m, or the kernel's ARCH) "x86_64", "i386" otherwise.
+ * The ABIs a kernel runs, native first, comma-separated, for machine
+ * (uname -m, or the kernel's ARCH): "x86_64,ia32" for x86_64,
+ * "arm64,aarch32" for aarch64 (ARCH arm64), "arm" for armv7l (ARCH arm),
+ * "i386" otherwise.
  */
 const char *scn_kernel_abis(const char *machine);
 

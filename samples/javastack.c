@@ -99,6 +99,21 @@ static uintptr_t initial_stack_size(unsigned long long xss)
 	return (uintptr_t)size;
 }
 
+/*
+ * A return instruction, for the page to hold and be called: x86's ret as
+ * HotSpot wrote it; on arm, bx lr in ARM state (the call, to an even
+ * address, switches to it from Thumb code); on arm64, ret.
+ */
+#if defined(__i386__) || defined(__x86_64__)
+static const unsigned char ret_insn[] = { 0xc3 };
+#elif defined(__aarch64__)
+static const unsigned char ret_insn[] = { 0xc0, 0x03, 0x5f, 0xd6 };
+#elif defined(__arm__)
+static const unsigned char ret_insn[] = { 0x1e, 0xff, 0x2f, 0xe1 };
+#else
+#error "javastack: no return instruction for this architecture"
+#endif
+
 /* The executable page just below the stack (the "codebuf" of JDK-8197429). */
 static void map_exec_page(void)
 {
@@ -117,7 +132,8 @@ static void map_exec_page(void)
 		perror("javastack: mmap RWX");
 		exit(3);
 	}
-	*(volatile unsigned char *)p = 0xc3;	/* ret */
+	memcpy(p, ret_insn, sizeof(ret_insn));
+	__builtin___clear_cache((char *)p, (char *)p + sizeof(ret_insn));
 	((void (*)(void))p)();
 	page = (uintptr_t)p;
 }

@@ -97,6 +97,8 @@ host_part() {
 	run_host test-no-i386 "$top/tests/host/test-no-i386.sh"
 	run_host test-note-abi-i386 qemu-i386 "$BUILD/host/test-note-abi-i386"
 	run_host test-note-abi-x86_64 "$BUILD/host/test-note-abi-x86_64"
+	run_host test-note-abi-arm qemu-arm "$BUILD/host/test-note-abi-arm"
+	run_host test-note-abi-arm64 qemu-aarch64 "$BUILD/host/test-note-abi-arm64"
 	# elfnote's tests, built by elf-note-tool's make check-build.
 	run_host test-elfnote-unit "$BUILD/elfnote/test-elfnote-unit" "$BUILD/guest-bin" "$BUILD/generated"
 	run_host test-elfnote "$top/elf-note-tool/tests/test-elfnote.sh"

@@ -332,8 +332,9 @@ static void test_field_errors(void)
 /* Per-ABI values, $NAME inside a value, and abi=. */
 static void test_abis(void)
 {
-	static const char lets[] = "@let PTR i386=4 ia32=8 x86_64=8\n"
-		"@let M i386=0xb7000000..0xb7ffffff x86_64=0x7f..0x80 ia32=0xf7..0xf8\n"
+	static const char lets[] = "@let PTR i386=4 ia32=8 x86_64=8 arm=4 aarch32=8 arm64=8\n"
+		"@let M i386=0xb7000000..0xb7ffffff x86_64=0x7f..0x80 ia32=0xf7..0xf8 \\\n"
+		"\tarm64=0x10..0x20 arm=0xb6000000..0xb6ffffff aarch32=0x30..0x40\n"
 		"name=a run=/x argv_bytes=6M-22-$PTR*193 expect.mmap=$M expect.p=$PTR\n";
 	struct scn_file st;
 	struct scenario s;
@@ -346,28 +347,37 @@ static void test_abis(void)
 	      "abi: ia32 reads the ia32 values, whatever their order");
 	check(parse_for("x86_64", lets, &st, &s) == 1 && s.values[0].hi == 0x80,
 	      "abi: x86_64 reads the x86_64 values");
+	check(parse_for("arm", lets, &st, &s) == 1 && s.argv_bytes == 6291456 - 22 - 4 * 193 &&
+	      s.values[0].lo == 0xb6000000,
+	      "abi: arm reads the arm values");
+	check(parse_for("aarch32", lets, &st, &s) == 1 && s.argv_bytes == 6291456 - 22 - 8 * 193 &&
+	      s.values[0].hi == 0x40,
+	      "abi: aarch32 reads the aarch32 values");
+	check(parse_for("arm64", lets, &st, &s) == 1 && s.values[0].lo == 0x10,
+	      "abi: arm64 reads the arm64 values");
 	check(parse_for("i386", "name=a run=/x abi=x86_64,ia32\n", &st, &s) == 1 &&
 	      !scn_runs_on(&s, "i386") && scn_runs_on(&s, "ia32") && scn_runs_on(&s, "x86_64"),
 	      "abi: abi= selects the ABIs a scenario runs under");
 	check(parse_for("i386", "name=a run=/x\n", &st, &s) == 1 && scn_runs_on(&s, "i386") &&
-	      scn_runs_on(&s, "ia32") && scn_runs_on(&s, "x86_64") && !scn_runs_on(&s, "arm"),
+	      scn_runs_on(&s, "ia32") && scn_runs_on(&s, "x86_64") && scn_runs_on(&s, "arm") &&
+	      scn_runs_on(&s, "aarch32") && scn_runs_on(&s, "arm64") && !scn_runs_on(&s, "mips"),
 	      "abi: without abi= a scenario runs under every ABI");
 	check(parse_for("i386", "@let A 1\n@let B 2\nname=a run=/x argv_bytes=$A$B$A\n", &st, &s) == 1 &&
 	      s.argv_bytes == 121,
 	      "abi: several $NAME in one value");
-	check(strstr((parse_for("i386", "@let P i386=4 ia32=8\n", &st, &s), st.error),
-		     "i386=VALUE ia32=VALUE x86_64=VALUE") != NULL,
+	check(strstr((parse_for("i386", "@let P i386=4 ia32=8 x86_64=8 arm=4 aarch32=8\n", &st, &s),
+		      st.error), "i386=VALUE ia32=VALUE x86_64=VALUE arm=VALUE aarch32=VALUE arm64=VALUE") != NULL,
 	      "error: a per-ABI @let missing an ABI");
 	check(strstr((parse_for("i386", "@let P i386=4 ia32=8 i386=8\n", &st, &s), st.error),
 		     "i386=VALUE") != NULL,
 	      "error: a per-ABI @let giving an ABI twice");
-	check(strstr((parse_for("i386", "@let P i386=4 ia32=8 arm=8\n", &st, &s), st.error),
-		     "i386=VALUE") != NULL,
+	check(strstr((parse_for("i386", "@let P i386=4 ia32=8 x86_64=8 arm=4 aarch32=8 mips=8\n",
+				&st, &s), st.error), "i386=VALUE") != NULL,
 	      "error: a per-ABI @let with an unknown ABI");
-	check(strstr((parse_for(NULL, "@let P i386=4 ia32=8 x86_64=8\n", &st, &s), st.error),
-		     "no ABI was chosen") != NULL,
+	check(strstr((parse_for(NULL, "@let P i386=4 ia32=8 x86_64=8 arm=4 aarch32=8 arm64=8\n",
+				&st, &s), st.error), "no ABI was chosen") != NULL,
 	      "error: a per-ABI @let read without an ABI");
-	check(strstr(error_of("name=a run=/x abi=i386,arm\n"), "unknown ABI arm") != NULL,
+	check(strstr(error_of("name=a run=/x abi=i386,mips\n"), "unknown ABI mips") != NULL,
 	      "error: abi= with an unknown ABI");
 	check(strstr(error_of("@let A-B 1\n"), "letters, digits and _") != NULL,
 	      "error: @let name outside the grammar");
