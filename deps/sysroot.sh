@@ -7,6 +7,11 @@
 #
 # deps/sysroot.sh --specs ABI: musl's specs file for the programs of ABI
 # (i386-guest/abis.txt: its debarch and triplet), for gcc -specs=.
+#
+# deps/sysroot.sh --busybox ABI: Debian's static busybox for the programs
+# of ABI: its architecture's busybox-static, fetched as data; for the
+# host's own architecture, whose busybox-static cannot be installed beside
+# the host's busybox, i386's (x86_64 guests run it through compat).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +30,11 @@ case "${1:-}" in
 	read -r debarch triplet < <("$top/i386-guest/abis.sh" debarch,triplet abi="${2:?usage: deps/sysroot.sh --specs ABI}")
 	[ -n "${triplet:-}" ] || { echo "deps/sysroot.sh: no ABI '$2' in i386-guest/abis.txt" >&2; exit 2; }
 	echo "$(sysroot "$debarch")/usr/lib/$triplet/musl-gcc.specs" ;;
-''|-*) echo "usage: deps/sysroot.sh ARCH | --specs ABI" >&2; exit 2 ;;
+--busybox)
+	debarch=$("$top/i386-guest/abis.sh" debarch abi="${2:?usage: deps/sysroot.sh --busybox ABI}")
+	[ -n "$debarch" ] || { echo "deps/sysroot.sh: no ABI '$2' in i386-guest/abis.txt" >&2; exit 2; }
+	root=$(sysroot "$debarch")
+	echo "${root:-$(sysroot i386)}/bin/busybox" ;;
+''|-*) echo "usage: deps/sysroot.sh ARCH | --specs ABI | --busybox ABI" >&2; exit 2 ;;
 *) sysroot "$1" ;;
 esac

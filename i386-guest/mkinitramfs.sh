@@ -26,22 +26,11 @@ die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 abis=$("$top/i386-guest/abis.sh" abi,programs kernel="$arch")
 [ -n "$abis" ] || die "unknown ARCH '$arch' ($(echo $("$top/i386-guest/abis.sh" kernel)))"
 
-# Debian's static busybox, from the first of the kernel's ABIs whose
-# architecture's packages are fetched as data (deps/data-packages.txt):
-# busybox-static cannot be installed beside the host's own, so x86_64
-# runs the i386 one through compat, in every ABI's folder.  The scenarios
-# do not run it; make shell does.
-if [ -z "${BUSYBOX:-}" ]; then
-	while read -r _ programs; do
-		debarch=$("$top/i386-guest/abis.sh" debarch abi="$programs")
-		root=$("$top/deps/sysroot.sh" "$debarch")
-		if [ -n "$root" ] && [ -f "$root/bin/busybox" ]; then
-			BUSYBOX=$root/bin/busybox
-			break
-		fi
-	done <<< "$abis"
-fi
-[ -n "${BUSYBOX:-}" ] || die "no busybox-static for the ABIs of ARCH '$arch' (deps/data-packages.txt)"
+# Debian's static busybox for the kernel's own programs (deps/sysroot.sh
+# --busybox), in every ABI's folder.  The scenarios do not run it; make
+# shell does.
+BUSYBOX=${BUSYBOX:-$("$top/deps/sysroot.sh" --busybox "$(echo "$abis" | awk 'NR == 1 { print $2 }')")}
+[ -f "$BUSYBOX" ] || die "no $BUSYBOX (busybox-static, deps/data-packages.txt)"
 file -L "$BUSYBOX" | grep -q 'statically linked' || die "$BUSYBOX is not a static busybox"
 
 # The loaders of the dynamic samples of a programs folder: musl's (musl
