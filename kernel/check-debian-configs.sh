@@ -7,10 +7,12 @@
 #   kernel/check-debian-configs.sh [FLAVOUR...]
 #
 # FLAVOUR names a file of Debian's linux-config-$SERIES of the flavour's
-# architecture (its first word), e.g. amd64_none_amd64 (default: that, and
-# i386_none_686-pae for 6.1): the host's package for the host's
-# architecture, the one deps/fetch.sh unpacked for another
-# (deps/sysroot.sh).
+# architecture (its first word), e.g. amd64_none_amd64 (default: that,
+# armhf_none_armmp and arm64_none_arm64, and i386_none_686-pae for 6.1):
+# the host's package for the host's architecture, the one deps/fetch.sh
+# unpacked for another (deps/sysroot.sh).  The guests' ARM kernels are
+# LPAE ones (kernel/config/arm.config); Debian's armmp flavour is the one
+# without LPAE, so the two cover both.
 # Each tree's output folder for a flavour lies beside the tree in the
 # cache clones share (kernel/tree.sh), TREE.debian-FLAVOUR: what `make
 # prepare` made there serves every later run on that tree, whose files
@@ -26,17 +28,22 @@ JOBS=${JOBS:-2}
 . "$top/kernel/ccache.sh"
 flavours=("$@")
 # Debian 12 ships i386 configs for 6.1 only.
-if [ ${#flavours[@]} = 0 ] && [ "$SERIES" = 6.1 ]; then
-	flavours=(amd64_none_amd64 i386_none_686-pae)
-elif [ ${#flavours[@]} = 0 ]; then
-	flavours=(amd64_none_amd64)
+if [ ${#flavours[@]} = 0 ]; then
+	flavours=(amd64_none_amd64 armhf_none_armmp arm64_none_arm64)
+	[ "$SERIES" != 6.1 ] || flavours+=(i386_none_686-pae)
 fi
 
-# The objects built from the files the series changes (kernel/patches/$SERIES).
+# The objects built from the files the series changes (kernel/patches/$SERIES)
+# under kernel ARCH: x86's own mmap.c, and binfmt_elf again as the compat
+# loader of the 64-bit ones.
 objects_for() {
 	local arch=$1
-	echo fs/exec.o fs/binfmt_elf.o kernel/fork.o mm/mmap.o mm/util.o arch/x86/mm/mmap.o
-	[ "$arch" = x86_64 ] && echo fs/compat_binfmt_elf.o
+	echo fs/exec.o fs/binfmt_elf.o fs/proc/array.o kernel/fork.o mm/mmap.o mm/util.o
+	case $arch in
+	i386) echo arch/x86/mm/mmap.o ;;
+	x86_64) echo arch/x86/mm/mmap.o fs/compat_binfmt_elf.o ;;
+	arm64) echo fs/compat_binfmt_elf.o ;;
+	esac
 }
 
 "$top/kernel/tree.sh" patched >/dev/null || exit 1
@@ -82,8 +89,12 @@ for flavour in "${flavours[@]}"; do
 	case "$flavour" in
 	amd64*) arch=x86_64 ;;
 	i386*) arch=i386 ;;
+	armhf*) arch=arm ;;
+	arm64*) arch=arm64 ;;
 	*) echo "not ok - $flavour: unknown flavour"; continue ;;
 	esac
+	# The compiler the guests' kernels of ARCH are built with (abis.txt).
+	kcc_cross "$("$top/i386-guest/abis.sh" kcross abi="$arch")"
 	if [ ! -f "$configs/config.$flavour.xz" ]; then
 		echo "not ok - $flavour: no $configs/config.$flavour.xz (package linux-config-$SERIES, ${flavour%%_*})"
 		continue
