@@ -7,7 +7,8 @@
  *   guest.boot=TAG   run the scenarios with boot=TAG (default "default")
  *   guest.abi=A,B    run them under these ABIs only (default: every ABI the
  *                    kernel runs, see below)
- *   guest.shell      no scenarios: an interactive busybox shell on ttyS0
+ *   guest.shell      no scenarios: an interactive busybox shell on the
+ *                    console's serial port (console=, ttyS0 or ttyAMA0)
  *   guest.debian     the initramfs has Debian's root in /debian: mount
  *                    /proc and /sys there, bring up lo
  *   guest.overlay    mount /abi again at /ovl through overlayfs
@@ -1052,7 +1053,7 @@ static void run_abi(const char *abi, const char *boot)
 
 /*
  * guest.debian (the boot of tests/scenarios/70-debian.scn): the initramfs
- * has Debian's i386 root in /debian (i386-guest/debian/).  Its programs
+ * has Debian's 32-bit root in /debian (i386-guest/debian/).  Its programs
  * run chrooted there (root=/debian) and need what a booted Debian has:
  * /proc and /sys mounted, and the loopback device up for ping (the kernel
  * gives it 127.0.0.1 when it comes up).
@@ -1130,12 +1131,22 @@ static void prepare_selinux(void)
 	printf("# guest: SELinux policy loaded and enforced\n");
 }
 
+/*
+ * The shell gets the serial port the kernel's console is on (boot.sh's
+ * console=, abis.txt's console column), not /dev/console, which an open
+ * never makes a controlling terminal: job control and ^C need one.
+ */
 static void shell(void)
 {
-	pid_t pid = fork();
+	char console[32] = "ttyS0", path[48];
+	pid_t pid;
 
+	cmdline_value("console", console, sizeof(console));
+	snprintf(path, sizeof(path), "/dev/%.*s", (int)strcspn(console, ","),
+		 console);
+	pid = fork();
 	if (pid == 0) {
-		int tty = open("/dev/ttyS0", O_RDWR);
+		int tty = open(path, O_RDWR);
 
 		setsid();
 		if (tty >= 0) {

@@ -75,6 +75,7 @@ list=$out.list
 	dir   /tmp              1777 0 0
 	nod   /dev/console      0600 0 0 c 5 1
 	nod   /dev/ttyS0        0600 0 0 c 4 64
+	nod   /dev/ttyAMA0      0600 0 0 c 204 64
 	nod   /dev/null         0666 0 0 c 1 3
 	nod   /dev/kmsg         0644 0 0 c 1 11
 	nod   /dev/fuse         0666 0 0 c 10 229
