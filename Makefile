@@ -152,7 +152,8 @@ $(DEB_SAMPLE_LIST): $(DEB_SAMPLE_SRC)
 	echo "file /bin/deb-helper-suid $(DEB_SAMPLE)/deb-root/usr/lib/sample/helper 4755 0 0" > $@
 
 # The Debian boot's archive (guest.debian, tests/scenarios/70-debian.scn):
-# the guest's own, then Debian's i386 root under /debian, compressed.  The
+# the guest's own, then the Debian root of the kernel's 32-bit programs
+# (abis.txt's debroot: i386 or armhf) under /debian, compressed.  The
 # kernel unpacks concatenated archives one after the other.  Compressed,
 # because the guest holds the archive in memory until it is unpacked,
 # and the root file system (tmpfs) may take only half of what is left
@@ -209,24 +210,27 @@ fuzz: deps
 install: elfnote
 	$(MAKE) -C elf-note-tool OUT=$(BUILD)/elfnote install PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)"
 
-# --- Debian's i386 root for the guests -------------------------------------------
-# make debian-root: Debian bookworm's i386 packages (i386-guest/debian/packages.txt
-# and what they depend on) unpacked, configured and packed under /debian
-# into $(DEBIAN_ROOT_CPIO) (docs/debian-root.md).  fetch.sh runs every time
+# --- Debian's 32-bit root for the guests ------------------------------------------
+# make debian-root: Debian bookworm's packages (i386-guest/debian/packages.txt
+# and what they depend on) of the architecture ARCH's debian boot runs
+# (abis.txt's debroot: i386 for i386 and x86_64, armhf for arm and arm64)
+# unpacked, configured and packed under /debian into $(DEBIAN_ROOT_CPIO)
+# (docs/debian-root.md).  fetch.sh runs every time
 # but uses the network only when packages.txt or the host's sources changed;
 # mkroot.sh remakes the archive only when an input changed.  javac comes
 # from openjdk-17-jdk-headless.
-DEBIAN_ROOT_CPIO := $(BUILD)/guest-debian-i386.cpio
+DEBIAN_ARCH := $(shell $(ABIS) debroot abi=$(ARCH))
+DEBIAN_ROOT_CPIO := $(BUILD)/guest-debian-$(DEBIAN_ARCH).cpio
 DEBIAN_ROOT_SRC := $(shell find i386-guest/debian tests/debian -type f)
 
 debian-root: deps $(if $(wildcard $(BUILD)/src/linux-$(SERIES)-pristine/.tarball-id),,tree)
-	i386-guest/debian/fetch.sh
+	i386-guest/debian/fetch.sh $(DEBIAN_ARCH)
 	$(MAKE) -s -C elf-note-tool OUT=$(BUILD)/elfnote all
 	$(MAKE) -s $(BUILD)/host/gen_init_cpio $(DEBIAN_ROOT_CPIO).zst
 
-$(DEBIAN_ROOT_CPIO): $(DEBIAN_ROOT_SRC) $(BUILD)/debian/debs.txt $(BUILD)/elfnote/elfnote \
-		$(BUILD)/host/gen_init_cpio
-	i386-guest/debian/mkroot.sh
+$(DEBIAN_ROOT_CPIO): $(DEBIAN_ROOT_SRC) $(BUILD)/debian/$(DEBIAN_ARCH)/debs.txt \
+		$(BUILD)/elfnote/elfnote $(BUILD)/host/gen_init_cpio i386-guest/abis.txt
+	i386-guest/debian/mkroot.sh $(DEBIAN_ARCH)
 	@touch $@
 
 # zstd, which every guest kernel unpacks (RD_ZSTD, kernel/config/guest.config).
@@ -317,7 +321,8 @@ check-old-kernel: deps
 # suites run, and the tools they install checked on Debian's programs
 # stamped by elfnote (as root, in a bookworm chroot made by mmdebstrap;
 # about 16 minutes: docs/measurements.md).
-check-upstream-tools: deps elfnote debian-root
+check-upstream-tools: deps elfnote
+	$(MAKE) debian-root ARCH=i386
 	elf-note-tool/upstream/build-debian.sh
 
 demo: deps guest

@@ -82,7 +82,7 @@ run_boot() {
 	local kernel
 	kernel=$BUILD/out/linux-$series-$arch-$variant/$("$top/i386-guest/abis.sh" image abi="$arch")
 	local initramfs=${INITRAMFS:-$BUILD/guest-$arch.cpio} mem=512M
-	# A boot with guest.debian also unpacks Debian's i386 root
+	# A boot with guest.debian also unpacks Debian's 32-bit root
 	# (i386-guest/debian/): its own archive, and room for the JVM.
 	case " $params " in
 	*" guest.debian "*) initramfs=${INITRAMFS_DEBIAN:-$BUILD/guest-$arch-debian.cpio} mem=$DEBIAN_MEM ;;

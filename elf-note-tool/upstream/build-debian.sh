@@ -68,8 +68,8 @@ export DEPS_WHO=check-upstream-tools
 command -v mmdebstrap >/dev/null || deps_die "mmdebstrap is missing: make deps"
 elfnote=$BUILD/elfnote/elfnote
 [ -x "$elfnote" ] || deps_die "no $elfnote: make elfnote first"
-i386_root=$BUILD/debian/root-i386
-[ -x "$i386_root/usr/bin/passwd" ] || deps_die "no Debian i386 programs in $i386_root: make debian-root first"
+i386_root=$BUILD/debian/i386/root
+[ -x "$i386_root/usr/bin/passwd" ] || deps_die "no Debian i386 programs in $i386_root: make debian-root ARCH=i386 first"
 
 # The host's bookworm sources, with deb-src beside each deb.
 sources=$(deps_host_sources | sed 's/^Types: deb$/Types: deb deb-src/')

@@ -1,12 +1,14 @@
 #!/bin/bash
-# fetch.sh: download Debian bookworm's i386 packages of the guests' /debian
-# root (packages.txt and their dependencies, without Recommends) into the
-# shared .deb cache, with the project's own apt configuration for i386
+# fetch.sh [DEBARCH]: download Debian bookworm's DEBARCH packages (i386,
+# armhf: abis.txt's debroot column) of the guests' /debian root
+# (packages.txt and their dependencies, without Recommends) into the
+# shared .deb cache, with the project's own apt configuration for DEBARCH
 # (deps/apt.sh, shared with deps/fetch.sh: the host's sources restricted
 # to bookworm, bookworm-updates and bookworm-security, main; its own
 # state and an empty dpkg status; no lock; none of the host's hooks);
-# writes $BUILD/debian/debs.txt, the .deb files of the closure, one a line.
-# The host's package state and dpkg architectures are not touched.
+# writes $BUILD/debian/DEBARCH/debs.txt, the .deb files of the closure,
+# one a line.  The host's package state and dpkg architectures are not
+# touched.
 #
 # A warm run (same packages.txt, same source list, every .deb of debs.txt
 # present) uses no network.  FETCH_REFRESH=1 fetches again anyway.
@@ -17,31 +19,35 @@ top=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-$top/build}
 DEPS_WHO=fetch.sh
 . "$top/deps/apt.sh"
-dir=$BUILD/debian
-aptdir=$CACHE/apt-i386
+debarch=${1:-i386}
+dir=$BUILD/debian/$debarch
+aptdir=$CACHE/apt-$debarch
 archives=$DEPS_DEBS
 manifest=$dir/debs.txt
 stamp=$dir/fetch.stamp
 
 die() { echo "fetch.sh: $*" >&2; exit 1; }
+if [ "$debarch" = - ] || ! "$top/i386-guest/abis.sh" debroot | grep -qxF -- "$debarch"; then
+	die "'$debarch' is no kernel's debroot in i386-guest/abis.txt"
+fi
 
 # The packages asked for: packages.txt without comments.
 packages() { sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$here/packages.txt"; }
 
 mkdir -p "$dir"
-deps_private_apt "$aptdir" i386
+deps_private_apt "$aptdir" "$debarch"
 
 mapfile -t wanted < <(packages)
 [ "${#wanted[@]}" -gt 0 ] || die "$here/packages.txt names no package"
 
-want_stamp=$({ cat "$0" "$top/deps/apt.sh" "$here/packages.txt" "$aptdir/sources.list.d/debian.sources"; } | sha256sum | cut -d' ' -f1)
+want_stamp=$({ echo "$debarch"; cat "$0" "$top/deps/apt.sh" "$here/packages.txt" "$aptdir/sources.list.d/debian.sources"; } | sha256sum | cut -d' ' -f1)
 complete() {
 	[ -s "$manifest" ] || return 1
 	local deb
 	while read -r deb; do [ -f "$archives/$deb" ] || return 1; done < "$manifest"
 }
 if [ "${FETCH_REFRESH:-0}" != 1 ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp" ] && complete; then
-	echo "  DEBIAN  $(wc -l < "$manifest") packages cached in $archives"
+	echo "  DEBIAN  $debarch: $(wc -l < "$manifest") packages cached in $archives"
 	exit 0
 fi
 
@@ -51,7 +57,7 @@ apt() { "${APT[@]}" "$@"; }
 # package proxy was seen serving a stale bookworm-security index for
 # days); a package of the closure that cannot be had without them fails
 # the install step below, which names it.
-echo "  DEBIAN  apt-get update (bookworm i386, $aptdir)"
+echo "  DEBIAN  apt-get update (bookworm $debarch, $aptdir)"
 deps_private_update "$aptdir"
 
 exec 9> "$archives/.lock"
@@ -60,10 +66,10 @@ flock 9
 # "Inst NAME (VERSION ...)" line, named as apt names its downloads
 # (NAME_VERSION_ARCH.deb, the epoch's colon as %3a).
 if ! apt install -s -y --no-install-recommends "${wanted[@]}" > "$aptdir/log/simulate.log" 2>&1; then
-	deps_explain_install "$aptdir/log/simulate.log" "${wanted[@]}" | sed 's/^/fetch.sh: cannot fetch i386 /' >&2
+	deps_explain_install "$aptdir/log/simulate.log" "${wanted[@]}" | sed "s/^/fetch.sh: cannot fetch $debarch /" >&2
 	die "step 'apt-get install -s' (the closure) failed (log: $aptdir/log/simulate.log)"
 fi
-echo "  DEBIAN  apt-get install --download-only: ${wanted[*]}"
+echo "  DEBIAN  apt-get install --download-only ($debarch): ${wanted[*]}"
 apt install --download-only -y --no-install-recommends "${wanted[@]}" > "$aptdir/log/install.log" 2>&1 ||
 	{ tail -20 "$aptdir/log/install.log" >&2; die "step 'apt-get install --download-only' failed (log: $aptdir/log/install.log)"; }
 
@@ -78,4 +84,4 @@ done < "$manifest.new"
 if cmp -s "$manifest.new" "$manifest"; then rm "$manifest.new"; else mv "$manifest.new" "$manifest"; fi
 echo "$want_stamp" > "$stamp"
 flock -u 9
-echo "  DEBIAN  $(wc -l < "$manifest") packages, $(cd "$archives" && xargs -d '\n' du -ch < "$manifest" | tail -1 | cut -f1) in $archives"
+echo "  DEBIAN  $debarch: $(wc -l < "$manifest") packages, $(cd "$archives" && xargs -d '\n' du -ch < "$manifest" | tail -1 | cut -f1) in $archives"

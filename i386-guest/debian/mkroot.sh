@@ -1,15 +1,17 @@
 #!/bin/bash
-# mkroot.sh: the guests' /debian root from the .debs fetch.sh downloaded
-# (docs/debian-root.md):
+# mkroot.sh [DEBARCH]: the guests' /debian root of Debian architecture
+# DEBARCH (i386, armhf: abis.txt's debroot column; i386 when not given)
+# from the .debs fetch.sh DEBARCH downloaded (docs/debian-root.md):
 #
-#   $BUILD/debian/root-i386/            the packages unpacked (dpkg-deb -x), /usr
-#                                       merged, docs dropped, configured
-#   $BUILD/generated/debian-i386.list   gen_init_cpio's list, all under /debian,
-#                                       modes and owners from the packages' own
-#                                       tar headers, not from the disk
-#   $BUILD/guest-debian-i386.cpio       the archive (byte-reproducible)
+#   $BUILD/debian/DEBARCH/root/            the packages unpacked (dpkg-deb -x),
+#                                          /usr merged, docs dropped, configured
+#   $BUILD/generated/debian-DEBARCH.list   gen_init_cpio's list, all under
+#                                          /debian, modes and owners from the
+#                                          packages' own tar headers, not from
+#                                          the disk
+#   $BUILD/guest-debian-DEBARCH.cpio       the archive (byte-reproducible)
 #
-# No maintainer script can run here (they are i386 programs): what the
+# No maintainer script can run here (they are DEBARCH programs): what the
 # guests need of them is done below by hand.  Unpacking is redone only
 # when the .debs (or this script, or the names under etc/) change; the
 # rest only when an input changed: the packages, etc/, effect,
@@ -22,22 +24,32 @@ BUILD=${BUILD:-$top/build}
 ELFNOTE=${ELFNOTE:-$BUILD/elfnote/elfnote}
 GEN_INIT_CPIO=${GEN_INIT_CPIO:-$BUILD/host/gen_init_cpio}
 JAVAC=${JAVAC:-javac}
-dir=$BUILD/debian
+debarch=${1:-i386}
+dir=$BUILD/debian/$debarch
 # The .debs fetch.sh downloaded: the cache every clone shares.
 archives=$(. "$top/deps/apt.sh" && echo "$DEPS_DEBS")
 manifest=$dir/debs.txt
-root=$dir/root-i386
+root=$dir/root
 listing=$dir/listing.tsv
 overlay=$dir/overlay.tsv
-list=$BUILD/generated/debian-i386.list
-out=$BUILD/guest-debian-i386.cpio
+list=$BUILD/generated/debian-$debarch.list
+out=$BUILD/guest-debian-$debarch.cpio
 etc=$here/etc
 java_src=$top/tests/debian/java
-JRE=usr/lib/jvm/java-17-openjdk-i386
+JRE=usr/lib/jvm/java-17-openjdk-$debarch
 
 die() { echo "mkroot.sh: $*" >&2; exit 1; }
 
-[ -s "$manifest" ] || die "$manifest is missing: run i386-guest/debian/fetch.sh first"
+# What readelf -h says of the machine of DEBARCH's programs: every program
+# stamped is checked to be one (a stamp on the wrong file would test
+# nothing).
+case $debarch in
+i386) machine='Intel 80386' ;;
+armhf) machine='ARM' ;;
+*) die "no Debian root is made for '$debarch' (i386-guest/abis.txt's debroot: i386, armhf)" ;;
+esac
+
+[ -s "$manifest" ] || die "$manifest is missing: run i386-guest/debian/fetch.sh $debarch first"
 [ -x "$ELFNOTE" ] || die "$ELFNOTE is missing: make elfnote"
 [ -x "$GEN_INIT_CPIO" ] || die "$GEN_INIT_CPIO is missing: make $GEN_INIT_CPIO"
 command -v "$JAVAC" > /dev/null || die "$JAVAC is missing (package openjdk-17-jdk-headless)"
@@ -49,7 +61,7 @@ cpio_list=$here/cpio-list.py
 # Contents only: the same inputs wherever they lie.
 hash_files() { local f; for f; do sha256sum < "$f"; done | sha256sum | cut -d' ' -f1; }
 etc_names=$(cd "$etc" && find . -mindepth 1 | LC_ALL=C sort)
-unpack_id=$( { hash_files "$0" "$cpio_list"; cat "$manifest"; echo "$etc_names"; } | sha256sum | cut -d' ' -f1)
+unpack_id=$( { echo "$debarch"; hash_files "$0" "$cpio_list"; cat "$manifest"; echo "$etc_names"; } | sha256sum | cut -d' ' -f1)
 build_id=$( { echo "$unpack_id"
 	(cd "$etc" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 	hash_files "$here/effect" "$here/stack-limit" "$java_src"/*.java "$ELFNOTE" "$GEN_INIT_CPIO"
@@ -135,6 +147,8 @@ while read -r p; do
 	fi
 done <<< "$etc_names"
 lnk etc/mtab ../proc/self/mounts
+printf 'debian-%s\n' "$debarch" > "$dir/hostname"
+put etc/hostname 0644 0 0 "$dir/hostname"
 
 # The guest's mount points and device nodes (a devtmpfs mounted on
 # /debian/dev would hide these).
@@ -214,9 +228,12 @@ done
 # secureexec stack; beside java, java.gap4k asking for a one-page guard
 # gap.  Owner and mode: the original's.
 stamp() { # PATH COPY ELFNOTE-OPTIONS...
-	local path=$1 copy=$2 before after
+	local path=$1 copy=$2 before after header
 	shift 2
-	file -b "$root/$path" | grep -q 'ELF 32-bit LSB .*Intel 80386' || die "$path is not an i386 ELF program"
+	header=$(LC_ALL=C readelf -h "$root/$path" 2> /dev/null) || die "$path is not an ELF file"
+	if ! grep -qE "^ +Class: +ELF32\$" <<< "$header" || ! grep -qE "^ +Machine: +$machine\$" <<< "$header"; then
+		die "$path is not a 32-bit $machine ELF program ($debarch)"
+	fi
 	rm -f "$root/$copy"
 	cp -p "$root/$path" "$root/$copy"
 	"$ELFNOTE" set "$@" "$root/$copy" > /dev/null || die "elfnote set $* $copy failed"

@@ -15,16 +15,16 @@ TAP_PREFIX="abis: "
 
 mapfile -t rows < <("$abis" abi)
 mapfile -t kernels < <("$abis" kernel)
-tap_plan $((${#rows[@]} + ${#kernels[@]} + 2))
+tap_plan $((${#rows[@]} + 2 * ${#kernels[@]} + 2))
 
-# A row's kernel row names the emulator, machine, console and image, its
-# programs row how to build.
+# A row's kernel row names the emulator, machine, console, image and
+# Debian root, its programs row how to build.
 for abi in "${rows[@]}"; do
 	read -r kernel programs < <("$abis" kernel,programs abi="$abi")
-	boot=$("$abis" qemu,machine,console,image abi="$kernel")
+	boot=$("$abis" qemu,machine,console,image,debroot abi="$kernel")
 	build=$("$abis" debarch,cc,triplet,clang,musl_ld,glibc_ld,glibc_lib abi="$programs")
 	[ -n "$boot" ] && [[ " $boot " != *" - "* ]] && [ -n "$build" ] && [[ " $build " != *" - "* ]]
-	tap_check $? "$abi: kernel $kernel names its QEMU, machine, console and image, programs $programs how they are built"
+	tap_check $? "$abi: kernel $kernel names its QEMU, machine, console, image and Debian root, programs $programs how they are built"
 done
 
 # The same ABIs, whatever their order (scenario.c's is that of its bits).
@@ -41,6 +41,19 @@ for kernel in "${kernels[@]}"; do
 	[ "$want" = "$got" ]
 	tap_check $? "the $kernel kernel runs $(echo $want), in that order"
 	[ "$want" = "$got" ] || tap_diag "scenario.c: $(echo $got)"
+done
+
+# A kernel's Debian root (70-debian.scn runs it as the kernel's 32-bit
+# ABIs) holds programs of an architecture that kernel runs.
+for kernel in "${kernels[@]}"; do
+	root=$("$abis" debroot abi="$kernel")
+	found=
+	for abi in $("$abis" abi kernel="$kernel"); do
+		programs=$("$abis" programs abi="$abi")
+		[ "$("$abis" debarch abi="$programs")" = "$root" ] && found=$abi
+	done
+	[ -n "$found" ]
+	tap_check $? "the $kernel kernel's Debian root ($root) is of programs it runs (${found:-none})"
 done
 
 # The runner asks uname -m, which an i386 kernel answers with i686 (the
