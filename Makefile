@@ -75,7 +75,10 @@ GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static -s
 UAPI = $(BUILD)/uapi-$(ARCH)
 GUEST_BIN := $(BUILD)/guest-bin
 INIT = $(GUEST_BIN)/$(ARCH)/init
-INITRAMFS = $(BUILD)/guest-$(ARCH).cpio
+# One per tree and ARCH: the samples and the kernel's own selftests in it
+# are built from that tree (make check-all boots 6.1 and 6.12 of one ARCH
+# one after the other, from archives made before either boots).
+INITRAMFS = $(BUILD)/guest-$(SERIES)-$(ARCH).cpio
 
 # Kernel UAPI headers from the patched tree: the guest programs see exactly
 # the definitions of the kernel under test.  Reinstalled when the series
@@ -158,7 +161,7 @@ $(DEB_SAMPLE_LIST): $(DEB_SAMPLE_SRC)
 # because the guest holds the archive in memory until it is unpacked,
 # and the root file system (tmpfs) may take only half of what is left
 # then: uncompressed, the KASAN guest ran out of room.
-DEBIAN_INITRAMFS = $(BUILD)/guest-$(ARCH)-debian.cpio
+DEBIAN_INITRAMFS = $(BUILD)/guest-$(SERIES)-$(ARCH)-debian.cpio
 
 initramfs: samples debian-root
 	i386-guest/mkinitramfs.sh $(INITRAMFS) $(ARCH)

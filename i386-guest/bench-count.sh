@@ -34,7 +34,7 @@ ARCH=${ARCH:-i386}
 BASELINE=${BASELINE:-stock}
 VARIANT=${VARIANT:-patched}
 PORT=${PORT:-1234}
-INITRAMFS=$BUILD/guest-$ARCH.cpio
+INITRAMFS=$BUILD/guest-$SERIES-$ARCH.cpio
 export ARCH
 
 # The cases, their programs and how many execs of them, as count.scn

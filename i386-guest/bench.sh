@@ -37,7 +37,7 @@ ROUNDS=${ROUNDS:-5}
 # that they differ by the series' code alone.
 BASELINE=${BASELINE:-stock-bench}
 CANDIDATE=${CANDIDATE:-patched-bench}
-INITRAMFS=$BUILD/guest-$ARCH.cpio
+INITRAMFS=$BUILD/guest-$SERIES-$ARCH.cpio
 results=$BUILD/bench-$ARCH.tsv
 mark=bench-$ARCH
 [ "$BASELINE" != "$CANDIDATE" ] || mark=bench-aa-$ARCH

@@ -81,11 +81,11 @@ run_boot() {
 	local series=$1 arch=$2 variant=$3 boot=$4 params=$5
 	local kernel
 	kernel=$BUILD/out/linux-$series-$arch-$variant/$("$top/i386-guest/abis.sh" image abi="$arch")
-	local initramfs=${INITRAMFS:-$BUILD/guest-$arch.cpio} mem=512M
+	local initramfs=${INITRAMFS:-$BUILD/guest-$series-$arch.cpio} mem=512M
 	# A boot with guest.debian also unpacks Debian's 32-bit root
 	# (i386-guest/debian/): its own archive, and room for the JVM.
 	case " $params " in
-	*" guest.debian "*) initramfs=${INITRAMFS_DEBIAN:-$BUILD/guest-$arch-debian.cpio} mem=$DEBIAN_MEM ;;
+	*" guest.debian "*) initramfs=${INITRAMFS_DEBIAN:-$BUILD/guest-$series-$arch-debian.cpio} mem=$DEBIAN_MEM ;;
 	esac
 	# A profile build (patched-debug) is its variant's kernel to the guest
 	# (uname -r ends in -patched) and to the scenarios.

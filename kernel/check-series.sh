@@ -8,7 +8,7 @@
 # PREFIX_BOOTS=1 also boots the prefixes that end at a security-relevant
 # patch, as kernel/patches/SERIES/prefix-scenarios.txt lists them, through
 # the guest scenarios each must pass (i386-guest/run.sh with GUEST_ONLY;
-# the initramfs of make check, build/guest-i386.cpio, must exist).  Their
+# the initramfs of make check, build/guest-SERIES-i386.cpio, must exist).  Their
 # results are in build/results/linux-SERIES-i386-patched-prefixN.
 set -euo pipefail
 
@@ -24,7 +24,7 @@ config=$BUILD/out/linux-$SERIES-i386-patched/.config
 [ -f "$config" ] || { echo "check-series.sh: build the patched kernel first (make kernels)" >&2; exit 1; }
 prefixes=$top/kernel/patches/$SERIES/prefix-scenarios.txt
 PREFIX_BOOTS=${PREFIX_BOOTS:-}
-if [ -n "$PREFIX_BOOTS" ] && [ ! -f "$BUILD/guest-i386.cpio" ]; then
+if [ -n "$PREFIX_BOOTS" ] && [ ! -f "$BUILD/guest-$SERIES-i386.cpio" ]; then
 	echo "check-series.sh: PREFIX_BOOTS needs the guest's initramfs (make check, or make initramfs)" >&2
 	exit 1
 fi

@@ -11,8 +11,9 @@
 # SERIES=5.10, stock, with the guest config and series-5.10.config, by
 # kernel/build.sh, and again with the AT_PHDR of kernels before 5.18
 # (kernel/old-kernel-at-phdr.patch: bullseye's 5.10 has the fix
-# backported).  Expects the i386 initramfs of make check
-# ($BUILD/guest-i386.cpio, and the Debian boot's for the Debian programs).
+# backported).  Expects the 6.1 i386 initramfs of make check
+# ($BUILD/guest-6.1-i386.cpio, and the Debian boot's for the Debian
+# programs), which its boots get.
 # TAP on stdout, through i386-guest/run.sh with GUEST_ONLY.
 set -euo pipefail
 
@@ -27,7 +28,8 @@ GUEST_ONLY=${GUEST_ONLY:-after-link/*,debian/*}
 export GUEST_ONLY
 
 die() { echo "kernel/old-kernel.sh: $*" >&2; exit 1; }
-[ -f "$BUILD/guest-i386.cpio" ] || die "no $BUILD/guest-i386.cpio: run make check (or make initramfs) first"
+export INITRAMFS=$BUILD/guest-6.1-i386.cpio INITRAMFS_DEBIAN=$BUILD/guest-6.1-i386-debian.cpio
+[ -f "$INITRAMFS" ] || die "no $INITRAMFS: run make check (or make initramfs) first"
 
 # apt with this script's own sources, lists and cache: the host's
 # configuration is neither read nor changed.
