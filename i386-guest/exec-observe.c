@@ -52,17 +52,40 @@ static void add_status(pid_t pid, char *out, size_t len)
 	add(out, len, "gap", st.gap);
 }
 
+/*
+ * The word size of the image the exec started, from its ELF class: at the
+ * exec stop /proc/PID/exe is that image (a script's interpreter, for a
+ * script: what runs).  0 if it cannot be read.
+ */
+static int exe_word_size(pid_t pid)
+{
+	unsigned char ident[5];
+	char path[64];
+	int fd, size = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (read(fd, ident, sizeof(ident)) == (ssize_t)sizeof(ident) &&
+	    !memcmp(ident, "\177ELF", 4))
+		size = ident[4] == 2 ? 8 : ident[4] == 1 ? 4 : 0;	/* ELFCLASS64, 32 */
+	close(fd);
+	return size;
+}
+
 /* AT_SECURE from the saved auxiliary vector: pairs of the program's words. */
-static void add_secure(pid_t pid, int word_size, char *out, size_t len)
+static void add_secure(pid_t pid, char *out, size_t len)
 {
 	unsigned char buf[4096];
 	char path[64], value[24] = UNREADABLE;
+	int word_size = exe_word_size(pid);
 	size_t pair = 2 * (size_t)word_size;
 	ssize_t n = -1;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = word_size ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd >= 0) {
 		n = read(fd, buf, sizeof(buf));
 		close(fd);
@@ -70,7 +93,7 @@ static void add_secure(pid_t pid, int word_size, char *out, size_t len)
 	for (size_t off = 0; n > 0 && off + pair <= (size_t)n; off += pair) {
 		uint64_t type = 0, val = 0;
 
-		/* x86 is little-endian: the low bytes of a wider field come first. */
+		/* Every guest ABI is little-endian: low bytes come first. */
 		memcpy(&type, buf + off, (size_t)word_size);
 		memcpy(&val, buf + off + word_size, (size_t)word_size);
 		if (type == AT_SECURE_TYPE) {
@@ -114,11 +137,11 @@ static void add_interp(pid_t pid, char *out, size_t len)
 	add(out, len, "interp", value);
 }
 
-void exec_observe(pid_t pid, int word_size, char *out, size_t len)
+void exec_observe(pid_t pid, char *out, size_t len)
 {
 	add_limits(pid, out, len);
 	add_status(pid, out, len);
-	add_secure(pid, word_size, out, len);
+	add_secure(pid, out, len);
 	add_interp(pid, out, len);
 	if (strlen(out) + 1 < len)
 		strcat(out, "\n");

@@ -22,15 +22,14 @@
  *   exec.capeff                   CapEff, hex as printed
  *   exec.gap                      StackGuardGap in bytes, or "none" where the
  *                                 kernel prints no such line (stock)
- *   exec.secure                   AT_SECURE (/proc/PID/auxv; word_size is
- *                                 the program's: 4 for i386 and ia32, 8 for
- *                                 x86_64)
+ *   exec.secure                   AT_SECURE (/proc/PID/auxv, in the words
+ *                                 of the program's ELF class: 4 or 8 bytes)
  *   exec.interp                   lowest address of a file mapping other
  *                                 than the program's: the ELF interpreter,
  *                                 which the kernel maps at the mmap base
  *                                 (/proc/PID/maps), or "none"
  * A value that could not be read is "unknown".
  */
-void exec_observe(pid_t pid, int word_size, char *out, size_t len);
+void exec_observe(pid_t pid, char *out, size_t len);
 
 #endif

@@ -81,12 +81,6 @@ static char kernel_variant[32];
 static char kernel_series[16];	/* MAJOR.MINOR of the release: "6.1", "6.12" */
 static char machine[65];
 static const char *current_abi = "i386";
-
-/* Whether an ABI's programs are 64-bit: their exec's stack words. */
-static bool abi_is_64bit(const char *abi)
-{
-	return !strcmp(abi, "x86_64") || !strcmp(abi, "arm64");
-}
 /* guest.only=: the scenario names this boot runs (globs; "": all). */
 static char only_names[SCN_ONLY_MAX];
 static int test_number, passed, failed;
@@ -589,8 +583,7 @@ static int observe_exec(pid_t pid, int *status, struct observed *o)
 	if (!WIFSTOPPED(*status))
 		return 1;
 	if (WSTOPSIG(*status) == SIGTRAP)
-		exec_observe(pid, abi_is_64bit(current_abi) ? 8 : 4, o->output + used,
-			     sizeof(o->output) - used);
+		exec_observe(pid, o->output + used, sizeof(o->output) - used);
 	ptrace(PTRACE_DETACH, pid, NULL,
 	       (void *)(long)(WSTOPSIG(*status) == SIGTRAP ? 0 : WSTOPSIG(*status)));
 	return 0;

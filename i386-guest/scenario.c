@@ -48,6 +48,18 @@ int scn_abi_index(const char *name)
 	return -1;
 }
 
+/* The ABIs' names for a message, each followed by suffix: "i386=VALUE ...". */
+static const char *abi_names(char *buf, size_t len, const char *suffix)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N(abis) && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? " " : "",
+					 abis[i], suffix);
+	return buf;
+}
+
 const char *scn_kernel_abis(const char *machine)
 {
 	if (!strcmp(machine, "x86_64"))
@@ -416,7 +428,7 @@ static int parse_sysctl(struct scn_file *st, const char *text, struct scenario *
 /* abi=i386,ia32: the scenario runs under these ABIs only. */
 static int parse_abis(struct scn_file *st, const char *text, struct scenario *s)
 {
-	char buf[SCN_TEXT];
+	char buf[SCN_TEXT], names[128];
 	char *name, *save = NULL;
 
 	if (copy(st, buf, sizeof(buf), text, "abi="))
@@ -425,8 +437,8 @@ static int parse_abis(struct scn_file *st, const char *text, struct scenario *s)
 		int i = scn_abi_index(name);
 
 		if (i < 0)
-			return fail(st, "abi=%s: unknown ABI %s (i386, ia32, x86_64, arm, aarch32 or arm64)",
-				    text, name);
+			return fail(st, "abi=%s: unknown ABI %s (one of: %s)", text, name,
+				    abi_names(names, sizeof(names), ""));
 		s->abis |= 1U << i;
 	}
 	return s->abis ? 0 : fail(st, "abi= needs at least one ABI");
@@ -747,6 +759,7 @@ static const char *let_for_abi(struct scn_file *st, char **tok, int n)
 {
 	const char *value[SCN_NABIS] = { NULL };
 	int want = scn_abi_index(st->abi);
+	char names[256];
 
 	if (n != 2 + SCN_NABIS)
 		goto usage;
@@ -768,8 +781,8 @@ static const char *let_for_abi(struct scn_file *st, char **tok, int n)
 	}
 	return value[want];
 usage:
-	fail(st, "@let %s: a value per ABI is written i386=VALUE ia32=VALUE x86_64=VALUE "
-	     "arm=VALUE aarch32=VALUE arm64=VALUE", tok[1]);
+	fail(st, "@let %s: a value per ABI is written %s", tok[1],
+	     abi_names(names, sizeof(names), "=VALUE"));
 	return NULL;
 }
 
