@@ -86,14 +86,13 @@ configs_of() { echo "$("$top/deps/sysroot.sh" "${1%%_*}")/usr/src/linux-config-$
 
 for flavour in "${flavours[@]}"; do
 	configs=$(configs_of "$flavour")
-	case "$flavour" in
-	amd64*) arch=x86_64 ;;
-	i386*) arch=i386 ;;
-	armhf*) arch=arm ;;
-	arm64*) arch=arm64 ;;
-	*) echo "not ok - $flavour: unknown flavour"; continue ;;
-	esac
-	# The compiler the guests' kernels of ARCH are built with (abis.txt).
+	# The kernel ARCH of the flavour's Debian architecture, and the
+	# compiler the guests' kernels of that ARCH are built with (abis.txt).
+	arch=$("$top/i386-guest/abis.sh" kernel debarch="${flavour%%_*}")
+	if [ -z "$arch" ]; then
+		echo "not ok - $flavour: unknown flavour (no row of i386-guest/abis.txt has debarch ${flavour%%_*})"
+		continue
+	fi
 	kcc_cross "$("$top/i386-guest/abis.sh" kcross abi="$arch")"
 	if [ ! -f "$configs/config.$flavour.xz" ]; then
 		echo "not ok - $flavour: no $configs/config.$flavour.xz (package linux-config-$SERIES, ${flavour%%_*})"
