@@ -36,11 +36,8 @@ BUILD=${BUILD:-$top/build}
 SERIES=${SERIES:-6.1}
 ARCH=${ARCH:-i386}
 GUEST_JOBS=${GUEST_JOBS:-$(nproc)}
-LINT=$BUILD/host/scenario-lint
 DEBIAN_MEM=${DEBIAN_MEM:-1G}
-mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
-
-boots=$("$LINT" --boots "${scenarios[@]}") || exit 1
+. "$top/i386-guest/boots.sh"
 
 # Console log -> TAP lines, prefixed with [variant/boot]
 # (i386-guest/parse-log.awk).
@@ -59,20 +56,6 @@ kunit_suites() {
 		$([ -f "$config/guest-$kind.config" ] && echo "$config/guest-$kind.config") \
 		$([ -f "$config/series-$series-$kind.config" ] && echo "$config/series-$series-$kind.config") |
 		sed -n 's/^# kunit-suite: //p' | sort -u | tr '\n' ' '
-}
-
-# How many scenarios a kernel of this series and kind runs in this boot,
-# over the ABIs its guest runs every scenario under (x86_64: x86_64 and
-# ia32).
-wanted() {
-	local series=$1 arch=$2 kind=$3 boot=$4 abi n want=0
-	for abi in $("$LINT" --abis "$arch"); do
-		n=$("$LINT" --abi "$abi" --series "$series" ${GUEST_ONLY:+--only "$GUEST_ONLY"} \
-			--count "$boot" "${scenarios[@]}" |
-			awk -v v="$kind" '$1 == v { print $2 }')
-		want=$((want + n))
-	done
-	echo "$want"
 }
 
 # run_boot SERIES ARCH VARIANT BOOT PARAMS: one boot, its TAP lines on
@@ -94,7 +77,7 @@ run_boot() {
 	local log=$BUILD/logs/linux-$series-$arch-$variant-$boot.log
 	local results=$BUILD/results/linux-$series-$arch-$variant
 	local want suites="" kunit="" start status secs
-	want=$(wanted "$series" "$arch" "$kind" "$boot")
+	want=$(boot_scenarios "$series" "$arch" "$kind" "$boot")
 	# KUnit runs in the default boot only: once per kernel is enough.
 	# GUEST_ONLY: a prefix of the series, whose KUnit suites are not the
 	# ones the config promises; the scenarios named there alone.
@@ -139,11 +122,11 @@ for kernel in "$@"; do
 	*/*/*) series=${kernel%%/*} rest=${kernel#*/} arch=${rest%%/*} variant=${rest#*/} ;;
 	*) series=$SERIES arch=$ARCH variant=$kernel ;;
 	esac
-	# A boot none of whose scenarios runs on this kernel's ABIs (the
-	# Debian boot's i386 programs on an ARM kernel), or none that
-	# GUEST_ONLY names, is not booted.
+	# A boot none of whose scenarios runs on this kernel (its kind, its
+	# ABIs, GUEST_ONLY) is not booted (boots.sh).
+	boots=$(kernel_boots "$series" "$arch" "$variant") || exit 1
 	while IFS=$'\t' read -r boot params; do
-		[ "$(wanted "$series" "$arch" "${variant%%-*}" "$boot")" != 0 ] || continue
+		[ -n "$boot" ] || continue
 		secs=$(cat "$BUILD/results/linux-$series-$arch-$variant/$boot.secs" 2>/dev/null || echo 99999)
 		jobs+=("${#jobs[@]}"$'\t'"$secs"$'\t'"$series"$'\t'"$arch"$'\t'"$variant"$'\t'"$boot"$'\t'"$params")
 	done <<< "$boots"

@@ -2,8 +2,10 @@
 # table.sh VARIANT: the table of scenarios of the last run of one guest
 # kernel (stock, patched, patched-debug) of $SERIES and $ARCH: name,
 # expected outcome, observed outcome, verdict, from the results run.sh
-# wrote for each boot.  The boots are the scenario files' boots, in their
-# order; a boot without results is an error, not an empty table.
+# wrote for each boot.  The boots are those the kernel runs (boots.sh:
+# the stock kernel has no boot of patched-only scenarios), in the
+# scenario files' order; a boot it runs without results is an error, not
+# an empty table.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,10 +14,13 @@ SERIES=${SERIES:-6.1}
 ARCH=${ARCH:-i386}
 variant=${1:?usage: table.sh VARIANT}
 results=${RESULTS:-$BUILD/results}/linux-$SERIES-$ARCH-$variant
+. "$top/i386-guest/boots.sh"
 
-mapfile -t scenarios < <("$top/i386-guest/scenario-files.sh")
-boots=$("$BUILD/host/scenario-lint" --boots "${scenarios[@]}" | cut -f1) || exit 1
-
+boots=$(kernel_boots "$SERIES" "$ARCH" "$variant" | cut -f1) || exit 1
+[ -n "$boots" ] || {
+	echo "table.sh: linux-$SERIES-$ARCH-$variant runs no boot of the scenario files" >&2
+	exit 1
+}
 for boot in $boots; do
 	[ -f "$results/$boot.tsv" ] || {
 		echo "table.sh: no results of boot $boot in $results (run make demo)" >&2

@@ -124,7 +124,23 @@ guests_part() {
 			"from $(ls /usr/src/linux-source-"$series".tar.xz)$([ "$variant" != patched-debug ] ||
 				echo ", KASAN and UBSAN: kernel/config/debug.config")"
 	done
-	[ ${#kernels[@]} = 0 ] || run_stream "guest runs" "$top/i386-guest/run.sh" "${kernels[@]}"
+	[ ${#kernels[@]} = 0 ] && return
+	run_stream "guest runs" "$top/i386-guest/run.sh" "${kernels[@]}"
+	demo_tables "${kernels[@]}"
+}
+
+# make demo's tables and closing line for the kernels just booted, from
+# their results, booting nothing again (i386-guest/demo.sh --results):
+# every table prints, and only the boots each kernel runs are in it.
+demo_tables() {
+	local out=$BUILD/demo-check.txt
+	if "$top/i386-guest/demo.sh" --results "$@" > "$out" 2>&1 &&
+		[ "$(grep -c '^== linux ' "$out")" = $# ] && grep -q '^demo: [0-9]* checks passed' "$out"; then
+		echo "ok - make demo prints the tables of the $# kernels booted ($out)"
+	else
+		echo "not ok - make demo prints the tables of the $# kernels booted ($out)"
+		tail -3 "$out" | sed 's/^/#   /'
+	fi
 }
 
 # run_part PART: its results are in its report, whatever its status.
