@@ -75,7 +75,7 @@ count() {
 	# single-stepping (a busy host) neither moves its time on (timer
 	# work, rescheduling inside the stepped call, the scenario timeout)
 	# nor changes a count.
-	GUEST_TIMEOUT=7200 QEMU_EXTRA="-icount shift=0,sleep=off -gdb tcp:127.0.0.1:$PORT -S" "$top/i386-guest/boot.sh" \
+	GUEST_TIMEOUT=7200 GUEST_CPUS=1 QEMU_EXTRA="-icount shift=0,sleep=off -gdb tcp:127.0.0.1:$PORT -S" "$top/i386-guest/boot.sh" \
 		"$out/arch/x86/boot/bzImage" "$INITRAMFS" "$log" guest.boot=count kunit.enable=0 norandmaps &
 	qemu=$!
 	sleep 2

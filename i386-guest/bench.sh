@@ -51,7 +51,7 @@ for round in $( [ "${RENDER_ONLY:-0}" = 1 ] || seq 1 "$ROUNDS"); do
 		variant=$BASELINE
 		[ "$role" = new ] && variant=$CANDIDATE
 		log=$BUILD/logs/bench-$ARCH-$role-$round.log
-		QEMU_EXTRA="-icount shift=0,sleep=off" "$top/i386-guest/boot.sh" \
+		GUEST_CPUS=1 QEMU_EXTRA="-icount shift=0,sleep=off" "$top/i386-guest/boot.sh" \
 			"$BUILD/out/linux-$SERIES-$ARCH-$variant/arch/x86/boot/bzImage" \
 			"$INITRAMFS" "$log" guest.boot=bench kunit.enable=0 norandmaps tsc_early_khz=1000000 tsc=reliable || exit 1
 		# "ok N - ABI/bench/ROUND/CASE", then "#   output: execs=N ns_per_exec=T"

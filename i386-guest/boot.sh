@@ -17,16 +17,20 @@ log=${3:?}
 shift 3
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-600}
 # The guest's architecture (ARCH, as for kernel/build.sh) picks the
-# emulator, its machine and the console: the row of the ABI named as the
+# emulator, its machine, CPU and the console: the row of the ABI named as the
 # ARCH (abis.txt).
-read -r qemu machine console < <("$(dirname "$0")/abis.sh" qemu,machine,console abi="${ARCH:-i386}")
+read -r qemu machine cpu console < <("$(dirname "$0")/abis.sh" qemu,machine,cpu,console abi="${ARCH:-i386}")
 [ -n "${console:-}" ] || { echo "boot.sh: no ABI row for ARCH=${ARCH:-i386} in abis.txt" >&2; exit 2; }
 QEMU=${QEMU:-$qemu}
 
 # GUEST_MEM: the guest's memory (QEMU -m), 512M unless a boot needs more.
+# GUEST_CPUS: its CPUs, 2: a racer beside an exec runs on the other one
+# (tests/scenarios/95-exec-race.scn); the benchmarks, which count or time
+# one exec at a time under -icount, take 1.
 # QEMU_EXTRA: more QEMU options, e.g. "-icount shift=0" (bench.sh).
 # shellcheck disable=SC2206
-args=(-M "$machine" -cpu max -m "${GUEST_MEM:-512M}" -smp 1 -no-reboot -nodefaults ${QEMU_EXTRA:-}
+args=(-M "$machine" -cpu "$cpu" -m "${GUEST_MEM:-512M}" -smp "${GUEST_CPUS:-2}" -no-reboot -nodefaults
+      ${QEMU_EXTRA:-}
       -kernel "$kernel" -initrd "$initrd"
       -append "console=$console panic=-1 oops=panic $*")
 

@@ -202,14 +202,14 @@ static void set_exec_context(const char *context)
 	}
 }
 
-static void set_limit(const struct scn_limit *l)
+static void set_limit(int resource, const struct scn_limit *l)
 {
 	struct rlimit rl = {
 		.rlim_cur = l->soft == SCN_UNLIMITED ? RLIM_INFINITY : (rlim_t)l->soft,
 		.rlim_max = l->hard == SCN_UNLIMITED ? RLIM_INFINITY : (rlim_t)l->hard,
 	};
 
-	if (l->set && setrlimit(RLIMIT_STACK, &rl)) {
+	if (l->set && setrlimit(resource, &rl)) {
 		perror("guest: setrlimit");
 		_exit(125);
 	}
@@ -288,7 +288,8 @@ static __attribute__((noreturn)) void child(const struct scenario *s, int out, i
 		perror("guest: child setup");
 		_exit(125);
 	}
-	set_limit(&s->stack);
+	set_limit(RLIMIT_STACK, &s->stack);
+	set_limit(RLIMIT_NOFILE, &s->nofile);
 	enter_root(s->root);
 	/*
 	 * observe=1: traced by the runner, the program stops with SIGTRAP once

@@ -219,26 +219,37 @@ static int parse_limit_part(const char *text, unsigned long long *v)
 	return size_expr_parse(text, v);
 }
 
-static int parse_stack(struct scn_file *st, const char *text, struct scenario *s)
+/* stack=, nofile=: SOFT[/HARD], each a size or unlimited. */
+static int parse_rlimit(struct scn_file *st, const char *key, const char *text,
+			struct scn_limit *l)
 {
-	struct scn_limit *l = &s->stack;
 	char soft[64];
 	const char *slash = strchr(text, '/');
 	size_t n = slash ? (size_t)(slash - text) : strlen(text);
 
 	if (n >= sizeof(soft))
-		return fail(st, "bad stack= value: %s", text);
+		return fail(st, "bad %s= value: %s", key, text);
 	memcpy(soft, text, n);
 	soft[n] = '\0';
 	if (parse_limit_part(soft, &l->soft))
-		return fail(st, "bad stack= value: %s (a size such as 8M, or unlimited)", text);
+		return fail(st, "bad %s= value: %s (a size such as 8M, or unlimited)", key, text);
 	l->hard = l->soft;
 	if (slash && parse_limit_part(slash + 1, &l->hard))
-		return fail(st, "bad hard limit in stack=%s", text);
+		return fail(st, "bad hard limit in %s=%s", key, text);
 	if (l->soft != SCN_UNLIMITED && l->hard != SCN_UNLIMITED && l->soft > l->hard)
-		return fail(st, "stack=%s: soft limit above hard limit", text);
+		return fail(st, "%s=%s: soft limit above hard limit", key, text);
 	l->set = true;
 	return 0;
+}
+
+static int parse_stack(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_rlimit(st, "stack", text, &s->stack);
+}
+
+static int parse_nofile(struct scn_file *st, const char *text, struct scenario *s)
+{
+	return parse_rlimit(st, "nofile", text, &s->nofile);
 }
 
 static int parse_user(struct scn_file *st, const char *text, struct scenario *s)
@@ -613,6 +624,7 @@ static const struct {
 	{ "run", parse_run },
 	{ "user", parse_user },
 	{ "stack", parse_stack },
+	{ "nofile", parse_nofile },
 	{ "argv_bytes", parse_argv_bytes },
 	{ "envp_bytes", parse_envp_bytes },
 	{ "norandom", parse_norandom },

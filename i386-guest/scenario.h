@@ -15,13 +15,13 @@
 #define SCN_MAX_VALUES 16
 #define SCN_MAX_LETS 64
 #define SCN_MAX_BOOTS 16
-#define SCN_MAX_FCAPS 8
+#define SCN_MAX_FCAPS 16
 #define SCN_TEXT 256
 #define SCN_MAX_STRINGS (4 << 20)	/* argv_empty, envp_empty */
 #define SCN_MAX_PAD (64 << 20)		/* argv_bytes, envp_bytes */
 #define SCN_MAX_REPEAT 1000
 
-/* RLIMIT_STACK as a scenario sets it. */
+/* RLIMIT_STACK or RLIMIT_NOFILE as a scenario sets it. */
 struct scn_limit {
 	bool set;			/* false: inherit the runner's */
 	unsigned long long soft, hard;	/* SCN_UNLIMITED for RLIM_INFINITY */
@@ -97,6 +97,7 @@ struct scenario {
 	int argc;
 	unsigned int uid, gid;
 	struct scn_limit stack;
+	struct scn_limit nofile;	/* RLIMIT_NOFILE: descriptors, not bytes */
 	unsigned long long argv_bytes, envp_bytes;	/* padding in 32 KiB strings */
 	unsigned long long argv_empty, envp_empty;	/* empty strings ("") */
 	bool norandom;

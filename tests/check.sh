@@ -59,6 +59,12 @@ checkpatch_series() {
 		if grep -q '^commit [0-9a-f]\{40\} upstream\.$' "$patch"; then
 			ignore=,GIT_COMMIT_ID,UNKNOWN_COMMIT_ID,CONFIG_DESCRIPTION,COMMIT_LOG_LONG_LINE,LINE_SPACING
 		fi
+		# A Fixes: tag names a mainline commit, which the tarball tree has
+		# no history to look up either (the ids and subjects are quoted as
+		# mainline's log gives them).
+		if grep -q '^Fixes: [0-9a-f]\{12\} ("' "$patch"; then
+			ignore=$ignore,UNKNOWN_COMMIT_ID
+		fi
 		if ! grep -q '^diff --git a/MAINTAINERS ' "$patch" && maintained_folders "$patch" "$tree"; then
 			ignore=$ignore,FILE_PATH_CHANGES
 		fi

@@ -21,10 +21,10 @@ tap_plan $((${#rows[@]} + 2 * ${#kernels[@]} + 2))
 # Debian root, its programs row how to build.
 for abi in "${rows[@]}"; do
 	read -r kernel programs < <("$abis" kernel,programs abi="$abi")
-	boot=$("$abis" qemu,machine,console,image,debroot abi="$kernel")
+	boot=$("$abis" qemu,machine,cpu,console,image,debroot abi="$kernel")
 	build=$("$abis" debarch,cc,triplet,clang,musl_ld,glibc_ld,glibc_lib abi="$programs")
 	[ -n "$boot" ] && [[ " $boot " != *" - "* ]] && [ -n "$build" ] && [[ " $build " != *" - "* ]]
-	tap_check $? "$abi: kernel $kernel names its QEMU, machine, console, image and Debian root, programs $programs how they are built"
+	tap_check $? "$abi: kernel $kernel names its QEMU, machine, CPU, console, image and Debian root, programs $programs how they are built"
 done
 
 # The same ABIs, whatever their order (scenario.c's is that of its bits).

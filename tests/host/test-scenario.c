@@ -130,6 +130,12 @@ static void test_scenarios(void)
 	      s.argv_bytes == 1048576 && s.envp_bytes == 2048 && s.norandom &&
 	      s.status == SCN_ERRNO && s.status_value == E2BIG,
 	      "scenario: every field");
+	check(parses("name=n run=/x nofile=20100\n", &s) && s.nofile.set &&
+	      s.nofile.soft == 20100 && s.nofile.hard == 20100 && !s.stack.set,
+	      "scenario: nofile= sets RLIMIT_NOFILE, soft and hard, and not the stack");
+	check(parses("name=n run=/x nofile=1024/4096\n", &s) &&
+	      s.nofile.soft == 1024 && s.nofile.hard == 4096,
+	      "scenario: nofile=SOFT/HARD");
 	check(parses("name=e1 run=/x argv_empty=1258286 envp_empty=3\n", &s) &&
 	      s.argv_empty == 1258286 && s.envp_empty == 3,
 	      "scenario: empty-string counts");
@@ -300,6 +306,8 @@ static const struct {
 	{ "user", "name=y run=/x user=x\n", "t.scn:1: bad user=x (UID or UID:GID)" },
 	{ "stack", "name=y run=/x stack=junk\n",
 	  "t.scn:1: bad stack= value: junk (a size such as 8M, or unlimited)" },
+	{ "nofile", "name=y run=/x nofile=2048/1024\n",
+	  "t.scn:1: nofile=2048/1024: soft limit above hard limit" },
 	{ "argv_bytes", "name=y run=/x argv_bytes=8MB\n", "t.scn:1: bad argv_bytes=8MB" },
 	{ "envp_bytes", "name=y run=/x envp_bytes=1-2\n", "t.scn:1: bad envp_bytes=1-2" },
 	{ "norandom", "name=y run=/x norandom=2\n", "t.scn:1: norandom= takes 0 or 1" },
