@@ -38,7 +38,7 @@ fi
 # loader of the 64-bit ones.
 objects_for() {
 	local arch=$1
-	echo fs/exec.o fs/binfmt_elf.o fs/proc/array.o kernel/fork.o mm/mmap.o mm/util.o
+	echo fs/exec.o fs/binfmt_elf.o fs/proc/array.o kernel/fork.o kernel/sys.o mm/mmap.o mm/util.o
 	case $arch in
 	i386) echo arch/x86/mm/mmap.o ;;
 	x86_64) echo arch/x86/mm/mmap.o fs/compat_binfmt_elf.o ;;
