@@ -35,6 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (p.found && !p.malformed && (p.suid_stack % 4096 || p.stack_guard_gap % 4096))
 		abort();
+	/* The unbounded search finds whatever the bounded walk finds. */
+	memset(&p, 0, sizeof(p));
+	policy_walk_segment(copy, size - 1, 4, true, data[0] & 4, &p);
+	if (p.found && !policy_note_present(copy, size - 1, 4, data[0] & 4))
+		abort();
 	free(copy);
 	return 0;
 }

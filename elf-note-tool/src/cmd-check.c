@@ -5,6 +5,7 @@
 #include "command.h"
 #include "elffile.h"
 #include "exit.h"
+#include "names.h"
 #include "verdict.h"
 
 /* One file's exit status; the worst of them is the command's. */
@@ -39,6 +40,9 @@ int cmd_check(const struct command *cmd, int argc, char **argv)
 			verdict_json_line(stdout, argv[i], &r);
 		if (!quiet)
 			verdict_complain(argv[i], &r);
+		/* A note the kernel does not see is the packager's problem too. */
+		if (!quiet && r.verdict == ELF_NO_NOTE && r.policy.problem)
+			name_error(argv[i], "%s", r.policy.problem);
 		if (check_status(r.verdict) > worst)
 			worst = check_status(r.verdict);
 	}

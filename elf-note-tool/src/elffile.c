@@ -65,6 +65,38 @@ static const char *check_segments(Elf *elf, size_t phnum)
 	return NULL;
 }
 
+/*
+ * The kernel logs nothing when a policy note lies past its bounds (any
+ * user could fill the log so), so this is where a packager learns it.
+ */
+#define OUT_OF_REACH "a policy note lies past what the kernel reads (the first 1 KiB and 64 notes " \
+	"of each of the first 16 PT_NOTE segments): not seen"
+
+/* Segments larger than this are not searched: no linker makes one. */
+#define NOTE_SEARCH_MAX (1 << 20)
+
+/* Whether some PT_NOTE segment holds a policy note anywhere in the file. */
+static bool note_out_of_reach(Elf *elf, size_t phnum, off_t size, bool be)
+{
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+		size_t have;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE ||
+		    ph.p_offset >= (uint64_t)size)
+			continue;
+		have = (uint64_t)size - ph.p_offset < ph.p_filesz ? (size_t)(size - (off_t)ph.p_offset)
+								   : (size_t)ph.p_filesz;
+		if (have > NOTE_SEARCH_MAX)
+			have = NOTE_SEARCH_MAX;
+		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, have, ELF_T_BYTE);
+		if (d && policy_note_present(d->d_buf, have, ph.p_align == 8 ? 8 : 4, be))
+			return true;
+	}
+	return false;
+}
+
 static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_report *r)
 {
 	size_t segments = 0;
@@ -97,6 +129,8 @@ static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_r
 		r->verdict = ELF_MALFORMED;
 	else
 		r->verdict = r->policy.found ? ELF_ANNOTATED : ELF_NO_NOTE;
+	if (r->verdict == ELF_NO_NOTE && !r->policy.problem && note_out_of_reach(elf, phnum, size, be))
+		r->policy.problem = OUT_OF_REACH;
 }
 
 /*

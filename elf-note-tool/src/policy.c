@@ -161,6 +161,29 @@ bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 	return true;
 }
 
+bool policy_note_present(const unsigned char *buf, size_t len, size_t align, bool big_endian)
+{
+	size_t off = 0;
+
+	while (len - off >= 12) {
+		size_t namesz = get32(buf + off, big_endian);
+		size_t descsz = get32(buf + off + 4, big_endian);
+		size_t name = off + 12, desc;
+
+		if (namesz > len - name)
+			return false;
+		if (is_policy(buf + off, buf + name, big_endian))
+			return true;
+		desc = align_up(name + namesz, align);
+		if (desc > len || descsz > len - desc)
+			return false;
+		off = align_up(desc + descsz, align);
+		if (off > len)
+			return false;
+	}
+	return false;
+}
+
 void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t suid_stack,
 			uint64_t stack_guard_gap, bool big_endian)
 {

@@ -58,6 +58,13 @@ struct policy {
 bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 			 bool complete, bool big_endian, struct policy *p);
 
+/*
+ * Whether len bytes of a PT_NOTE segment hold a policy note anywhere,
+ * walked without the kernel's bounds: for saying that a note lies where
+ * the kernel does not look.
+ */
+bool policy_note_present(const unsigned char *buf, size_t len, size_t align, bool big_endian);
+
 /* Encodes the note an editor adds, with both requests, in out. */
 void policy_encode_note(unsigned char out[POLICY_NOTE_BYTES], uint64_t suid_stack,
 			uint64_t stack_guard_gap, bool big_endian);

@@ -105,6 +105,46 @@ static void test_note_bytes(void)
 	}
 }
 
+/* Results of test_out_of_reach(). */
+#define OUT_OF_REACH_RESULTS 6
+
+/*
+ * policy_note_present() looks past the kernel's bounds: after 1 KiB and
+ * after 64 notes it still finds the note the walk does not see, and it
+ * stops where a foreign note's sizes run past the segment, as the walk does.
+ */
+static void test_out_of_reach(void)
+{
+	enum { FOREIGN = 1100, NOTES = 65 * 12 };
+	static unsigned char seg[FOREIGN + 12 + POLICY_NOTE_BYTES];
+	static unsigned char many[NOTES + POLICY_NOTE_BYTES];
+	struct policy p = { 0 };
+
+	memset(seg, 0, sizeof(seg));
+	seg[0] = 4, seg[4] = (FOREIGN - 16) & 0xff, seg[5] = (FOREIGN - 16) >> 8, seg[8] = 1;
+	memcpy(seg + 12, "GNU", 4);
+	memcpy(seg + FOREIGN, note_le, POLICY_NOTE_BYTES);
+	policy_walk_segment(seg, sizeof(seg), 4, true, false, &p);
+	tap_check(!p.found && !p.malformed, "a note after 1100 bytes is past the walk");
+	tap_check(policy_note_present(seg, sizeof(seg), 4, false),
+		  "and policy_note_present() finds it");
+	tap_check(!policy_note_present(seg, FOREIGN + 16, 4, false),
+		  "a policy note whose name is cut off is not found");
+	seg[5] = 0xff;
+	tap_check(!policy_note_present(seg, sizeof(seg), 4, false),
+		  "nor one after a foreign note that runs past the segment");
+
+	memset(many, 0, sizeof(many));
+	for (int i = 0; i < 65; i++)
+		many[i * 12 + 11] = 1;	/* big-endian type 1, no name, no descriptor */
+	memcpy(many + NOTES, note_be, POLICY_NOTE_BYTES);
+	memset(&p, 0, sizeof(p));
+	policy_walk_segment(many, sizeof(many), 4, true, true, &p);
+	tap_check(!p.found && !p.malformed, "a big-endian note after 65 empty notes is past the walk");
+	tap_check(policy_note_present(many, sizeof(many), 4, true),
+		  "and policy_note_present() finds it");
+}
+
 /* --- the editor -------------------------------------------------------------- */
 
 static unsigned char *load(const char *dir, const char *name, size_t *len)
@@ -277,9 +317,11 @@ int main(int argc, char **argv)
 	snprintf(folders[I386], sizeof(folders[I386]), "%s/i386", guest_bin);
 	snprintf(folders[X86_64], sizeof(folders[X86_64]), "%s/x86_64", guest_bin);
 	snprintf(folders[CORPUS], sizeof(folders[CORPUS]), "%s/i386/bin", generated);
-	tap_plan((int)(ARRAY_SIZE(sizes) + NOTE_BYTES_RESULTS + ARRAY_SIZE(plans) + TWO_SITES_RESULTS));
+	tap_plan((int)(ARRAY_SIZE(sizes) + NOTE_BYTES_RESULTS + OUT_OF_REACH_RESULTS + ARRAY_SIZE(plans) +
+		       TWO_SITES_RESULTS));
 	test_sizes();
 	test_note_bytes();
+	test_out_of_reach();
 	for (size_t i = 0; i < ARRAY_SIZE(plans); i++) {
 		const struct plan_case *c = &plans[i];
 
