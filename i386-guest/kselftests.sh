@@ -10,9 +10,12 @@
 #   OUTDIR/ABI/kselftest/mm/       tools/testing/selftests/mm (vm up to
 #                                  6.2): map_fixed_noreplace, map_populate,
 #                                  mremap_dontunmap, mremap_test
+#   OUTDIR/ABI/kselftest/rlimits/  tools/testing/selftests/rlimits: the
+#                                  series' prlimit-caps
 #   OUTDIR/ABI/kselftest.list      gen_init_cpio lines for mkinitramfs.sh
 #                                  (/bin/kselftest-exec/NAME,
-#                                  /bin/kselftest-mm/NAME)
+#                                  /bin/kselftest-mm/NAME,
+#                                  /bin/kselftest-rlimits/NAME)
 #
 # The same binaries run on the stock kernel too: exec_policy skips there
 # (no StackGuardGap line), the others must give the same results on both.
@@ -78,6 +81,15 @@ else
 		"${build[@]}" $targets
 fi
 
+# The series' test of who may change another process's limits
+# (prlimit64()), in rlimits/ beside upstream's rlimits-per-userns.
+rl_dir=$out/$abi/kselftest/rlimits
+rl_tests="prlimit-caps"
+rm -rf "$rl_dir" && mkdir -p "$rl_dir"
+# shellcheck disable=SC2086
+upstream_make "$out/$abi/kselftest/rlimits.log" -s -C "$selftests/rlimits" OUTPUT="$rl_dir" \
+	"${build[@]}" $(for t in $rl_tests; do echo "$rl_dir/$t"; done)
+
 {
 	echo "dir   /bin/kselftest-exec 0755 0 0"
 	for t in $exec_tests $exec_files; do
@@ -86,5 +98,9 @@ fi
 	echo "dir   /bin/kselftest-mm 0755 0 0"
 	for t in $mm_tests; do
 		echo "file  /bin/kselftest-mm/$t $mm_dir/$t 0755 0 0"
+	done
+	echo "dir   /bin/kselftest-rlimits 0755 0 0"
+	for t in $rl_tests; do
+		echo "file  /bin/kselftest-rlimits/$t $rl_dir/$t 0755 0 0"
 	done
 } > "$out/$abi/kselftest.list"

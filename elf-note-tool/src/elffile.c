@@ -283,6 +283,29 @@ static uint64_t loaded_address(Elf *elf, size_t phnum, const GElf_Phdr *ph)
 	return 0;
 }
 
+bool elf_headers_disagree(Elf *elf, size_t phnum, char *why, size_t size)
+{
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		const char *name;
+		uint64_t at;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || !(name = segment_name(ph.p_type)))
+			continue;
+		if (ph.p_filesz == 0 && (ph.p_type == PT_NOTE || ph.p_type == PT_GNU_PROPERTY)) {
+			snprintf(why, size, "program header %zu (%s) is empty", i, name);
+			return true;
+		}
+		at = loaded_address(elf, phnum, &ph);
+		if (!at || at == ph.p_vaddr)
+			continue;
+		snprintf(why, size, "program header %zu (%s) says address %#llx, but its bytes load at %#llx",
+			 i, name, (unsigned long long)ph.p_vaddr, (unsigned long long)at);
+		return true;
+	}
+	return false;
+}
+
 /*
  * A file elfnote set stamped after linking that GNU strip or objcopy then
  * rewrote still runs, but its program headers no longer say what they did:
@@ -296,30 +319,15 @@ static uint64_t loaded_address(Elf *elf, size_t phnum, const GElf_Phdr *ph)
  */
 static bool rewritten_after_stamp(Elf *elf, size_t phnum, struct elf_report *r)
 {
-	for (size_t i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-		const char *name;
-		uint64_t at;
+	size_t n;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || !(name = segment_name(ph.p_type)))
-			continue;
-		if (ph.p_filesz == 0 && (ph.p_type == PT_NOTE || ph.p_type == PT_GNU_PROPERTY)) {
-			snprintf(r->reason, sizeof(r->reason),
-				 "program header %zu (%s) is empty: the notes it held are lost", i, name);
-		} else {
-			at = loaded_address(elf, phnum, &ph);
-			if (!at || at == ph.p_vaddr)
-				continue;
-			snprintf(r->reason, sizeof(r->reason),
-				 "program header %zu (%s) says address %#llx, but its bytes load at %#llx",
-				 i, name, (unsigned long long)ph.p_vaddr, (unsigned long long)at);
-		}
-		r->verdict = ELF_NOT_EXECUTABLE;
-		snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
-			 " (GNU strip or objcopy after elfnote set? strip first, then stamp)");
-		return true;
-	}
-	return false;
+	if (!elf_headers_disagree(elf, phnum, r->reason, sizeof(r->reason)))
+		return false;
+	r->verdict = ELF_NOT_EXECUTABLE;
+	n = strlen(r->reason);
+	snprintf(r->reason + n, sizeof(r->reason) - n, "%s (GNU strip or objcopy after elfnote set? strip first, then stamp)",
+		 strstr(r->reason, "is empty") ? ": the notes it held are lost" : "");
+	return true;
 }
 
 /*
