@@ -42,7 +42,10 @@ boot_prefix() {
 	local image=$BUILD/out/linux-$SERIES-i386-$variant/arch/x86/boot
 	mkdir -p "$image"
 	cp "$out/arch/x86/boot/bzImage" "$image/bzImage"
-	GUEST_ONLY=$globs "$top/i386-guest/run.sh" "$SERIES/i386/$variant"
+	local tap
+	tap=$(GUEST_ONLY=$globs "$top/i386-guest/run.sh" "$SERIES/i386/$variant")
+	echo "$tap"
+	failed=$((failed + $(grep -c '^not ok' <<< "$tap" || true)))
 }
 
 cleanup() {
@@ -55,7 +58,7 @@ git -C "$tree" worktree add -q --detach "$work" pristine
 mkdir -p "$out"
 cp "$config" "$out/.config"
 
-n=0
+n=0 failed=0
 for commit in $(git -C "$tree" rev-list --reverse pristine..HEAD); do
 	n=$((n + 1))
 	git -C "$work" checkout -q "$commit"
@@ -75,5 +78,9 @@ for commit in $(git -C "$tree" rev-list --reverse pristine..HEAD); do
 	else
 		echo "not ok - patch $n: $subject"
 		sed 's/^/#   /' "$out/warnings.txt"
+		failed=$((failed + 1))
 	fi
 done
+# A maintainer's check: any prefix that fails to build, warns or fails a
+# scenario fails the whole check.
+[ "$failed" = 0 ] || { echo "check-series.sh: $failed failed" >&2; exit 1; }
