@@ -667,7 +667,6 @@ static bool layout_open(struct layout *l, unsigned char *image, size_t len)
 unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 		       uint64_t stack_guard_gap, size_t *new_len, const char **why)
 {
-	static _Thread_local char reason[160];
 	struct layout l = { 0 };
 	unsigned char *out = NULL;
 
@@ -677,9 +676,6 @@ unsigned char *addnote(unsigned char *image, size_t len, uint64_t suid_stack,
 	}
 	l.old_len = len;
 	*why = plan(&l, image, len);
-	/* Stamped, such a file would read as one strip rewrote. */
-	if (!*why && elf_headers_disagree(l.elf, l.phnum, reason, sizeof(reason)))
-		*why = reason;
 	if (!*why && l.new_len > SIZE_MAX - 1)
 		*why = "too large";
 	if (!*why) {

@@ -109,6 +109,9 @@ bool edit_plan(unsigned char *image, size_t len, const struct edit_request *req,
 		return false;
 	if (r.policy.problem)
 		return fail(e, "it has a policy note the kernel does not read (%s)", r.policy.problem);
+	/* Stamped, such a file would read as one strip rewrote. */
+	if (r.verdict == ELF_NO_NOTE && r.disagreeing[0])
+		return fail(e, "cannot add a note: %s", r.disagreeing);
 	if (r.verdict == ELF_ANNOTATED)
 		ok = rewrite_in_place(image, len, &r, stack, gap, e);
 	else

@@ -109,11 +109,14 @@ static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_r
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
 			continue;
 		/* Like the kernel: 16 segments; what lies past the end is not read. */
-		if (segments++ >= POLICY_SEGMENTS_MAX)
+		if (segments++ >= POLICY_SEGMENTS_MAX) {
+			r->policy.unread = true;
 			break;
+		}
 		if (!ph.p_filesz || ph.p_offset >= (uint64_t)size)
 			continue;
 		want = ph.p_filesz < POLICY_READ_MAX ? (size_t)ph.p_filesz : POLICY_READ_MAX;
+		r->policy.unread |= ph.p_filesz > POLICY_READ_MAX;
 		have = (uint64_t)size - ph.p_offset < want ? (size_t)(size - (off_t)ph.p_offset) : want;
 		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, have, ELF_T_BYTE);
 		r->policy.base = ph.p_offset;
@@ -129,7 +132,9 @@ static void read_notes(Elf *elf, size_t phnum, off_t size, bool be, struct elf_r
 		r->verdict = ELF_MALFORMED;
 	else
 		r->verdict = r->policy.found ? ELF_ANNOTATED : ELF_NO_NOTE;
-	if (r->verdict == ELF_NO_NOTE && !r->policy.problem && note_out_of_reach(elf, phnum, size, be))
+	/* Searched only where the bounds stopped the walk: nearly no file. */
+	if (r->verdict == ELF_NO_NOTE && !r->policy.problem && r->policy.unread &&
+	    note_out_of_reach(elf, phnum, size, be))
 		r->policy.problem = OUT_OF_REACH;
 }
 
@@ -283,7 +288,8 @@ static uint64_t loaded_address(Elf *elf, size_t phnum, const GElf_Phdr *ph)
 	return 0;
 }
 
-bool elf_headers_disagree(Elf *elf, size_t phnum, char *why, size_t size)
+/* What elf_report.disagreeing says (elffile.h), in why; "" if nothing. */
+static void headers_disagree(Elf *elf, size_t phnum, char *why, size_t size)
 {
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
@@ -294,16 +300,15 @@ bool elf_headers_disagree(Elf *elf, size_t phnum, char *why, size_t size)
 			continue;
 		if (ph.p_filesz == 0 && (ph.p_type == PT_NOTE || ph.p_type == PT_GNU_PROPERTY)) {
 			snprintf(why, size, "program header %zu (%s) is empty", i, name);
-			return true;
+			return;
 		}
 		at = loaded_address(elf, phnum, &ph);
 		if (!at || at == ph.p_vaddr)
 			continue;
 		snprintf(why, size, "program header %zu (%s) says address %#llx, but its bytes load at %#llx",
 			 i, name, (unsigned long long)ph.p_vaddr, (unsigned long long)at);
-		return true;
+		return;
 	}
-	return false;
 }
 
 /*
@@ -317,16 +322,13 @@ bool elf_headers_disagree(Elf *elf, size_t phnum, char *why, size_t size)
  * looked for in such a file; one that passes is laid out as elfnote wrote
  * it.
  */
-static bool rewritten_after_stamp(Elf *elf, size_t phnum, struct elf_report *r)
+static bool rewritten_after_stamp(struct elf_report *r)
 {
-	size_t n;
-
-	if (!elf_headers_disagree(elf, phnum, r->reason, sizeof(r->reason)))
+	if (!r->disagreeing[0])
 		return false;
 	r->verdict = ELF_NOT_EXECUTABLE;
-	n = strlen(r->reason);
-	snprintf(r->reason + n, sizeof(r->reason) - n, "%s (GNU strip or objcopy after elfnote set? strip first, then stamp)",
-		 strstr(r->reason, "is empty") ? ": the notes it held are lost" : "");
+	snprintf(r->reason, sizeof(r->reason), "%s%s (GNU strip or objcopy after elfnote set? strip first, then stamp)",
+		 r->disagreeing, strstr(r->disagreeing, "is empty") ? ": the notes it held are lost" : "");
 	return true;
 }
 
@@ -379,7 +381,8 @@ static void inspect_elf(Elf *elf, off_t size, const unsigned char *head, struct 
 			snprintf(r->reason, sizeof(r->reason), "%s (GNU strip or objcopy after elfnote set? strip first, then stamp)", why);
 		return;
 	}
-	if (r->added_sections && rewritten_after_stamp(elf, phnum, r))
+	headers_disagree(elf, phnum, r->disagreeing, sizeof(r->disagreeing));
+	if (r->added_sections && rewritten_after_stamp(r))
 		return;
 	read_notes(elf, phnum, size, r->big_endian, r);
 }

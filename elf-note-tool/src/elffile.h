@@ -7,7 +7,6 @@
 #ifndef ELFNOTE_ELFFILE_H
 #define ELFNOTE_ELFFILE_H
 
-#include <libelf.h>
 #include <stddef.h>
 
 #include "policy.h"
@@ -41,6 +40,14 @@ struct elf_report {
 	bool added_sections;	/* has the sections elfnote set adds after linking */
 	const char *type;	/* "executable", "pie" or "shared-object" */
 	char reason[256];	/* for NOT_EXECUTABLE and IO_ERROR */
+	/*
+	 * Which note, property, interpreter, dynamic or program header
+	 * segment's header disagrees with the bytes it describes (an empty
+	 * PT_NOTE or PT_GNU_PROPERTY, or an address other than the one its
+	 * bytes load at), or "".  GNU strip leaves a stamped file so, and
+	 * elfnote stamps no file that already is.
+	 */
+	char disagreeing[160];
 };
 
 /* Never fails: the outcome, with a reason when it is not a verdict on a note. */
@@ -54,14 +61,5 @@ void elf_inspect_fd(int fd, struct elf_report *r);
  * will change); image is not modified.
  */
 void elf_inspect_image(unsigned char *image, size_t len, struct elf_report *r);
-
-/*
- * Whether a note, property, interpreter, dynamic or program header
- * segment's header disagrees with the bytes it describes: an empty
- * PT_NOTE or PT_GNU_PROPERTY, or an address other than the one its bytes
- * load at.  Says which, naming the header, in why.  GNU strip leaves a
- * stamped file so; elfnote refuses to stamp a file that already is.
- */
-bool elf_headers_disagree(Elf *elf, size_t phnum, char *why, size_t size);
 
 #endif

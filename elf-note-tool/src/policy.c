@@ -131,6 +131,7 @@ bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 	if (len > POLICY_READ_MAX) {
 		len = POLICY_READ_MAX;
 		complete = false;
+		p->unread = true;
 	}
 	for (int n = 0; n < POLICY_NOTES_MAX; n++) {
 		size_t name, desc, namesz, descsz;
@@ -158,6 +159,8 @@ bool policy_walk_segment(const unsigned char *buf, size_t len, size_t align,
 		if (off > len)
 			off = len;
 	}
+	/* Room for another note header: the note bound stopped the walk. */
+	p->unread |= len - off >= 12;
 	return true;
 }
 

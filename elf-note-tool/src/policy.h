@@ -43,6 +43,7 @@ struct policy {
 	uint64_t stack_guard_gap;	/* bytes; 0: no request */
 	const char *problem;	/* why malformed, or why a note was not seen */
 	size_t notes;		/* policy notes seen */
+	bool unread;		/* the kernel's bounds left notes unread */
 	/* For editors: the caller sets base to the file offset of buf[0]. */
 	uint64_t base;
 	struct policy_sites stack_sites, gap_sites;

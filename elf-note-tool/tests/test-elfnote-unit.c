@@ -98,7 +98,7 @@ static void test_note_bytes(void)
 			  be ? "big-endian" : "little-endian");
 		policy_walk_segment(out, sizeof(out), 4, true, be, &p);
 		tap_check(p.found && !p.malformed && p.suid_stack == 32ULL << 20 &&
-			  p.stack_guard_gap == 4096 && p.stack_sites.n == 1 && p.gap_sites.n == 1 &&
+			  p.stack_guard_gap == 4096 && p.stack_sites.n == 1 && p.gap_sites.n == 1 && !p.unread &&
 			  p.stack_sites.at[0] == 1000 + 28 && p.gap_sites.at[0] == 1000 + 44,
 			  "%s walk finds both, the values at segment offsets 28 and 44",
 			  be ? "big-endian" : "little-endian");
@@ -125,7 +125,8 @@ static void test_out_of_reach(void)
 	memcpy(seg + 12, "GNU", 4);
 	memcpy(seg + FOREIGN, note_le, POLICY_NOTE_BYTES);
 	policy_walk_segment(seg, sizeof(seg), 4, true, false, &p);
-	tap_check(!p.found && !p.malformed, "a note after 1100 bytes is past the walk");
+	tap_check(!p.found && !p.malformed && p.unread,
+		  "a note after 1100 bytes is past the walk, which says its bounds stopped it");
 	tap_check(policy_note_present(seg, sizeof(seg), 4, false),
 		  "and policy_note_present() finds it");
 	tap_check(!policy_note_present(seg, FOREIGN + 16, 4, false),
@@ -140,7 +141,8 @@ static void test_out_of_reach(void)
 	memcpy(many + NOTES, note_be, POLICY_NOTE_BYTES);
 	memset(&p, 0, sizeof(p));
 	policy_walk_segment(many, sizeof(many), 4, true, true, &p);
-	tap_check(!p.found && !p.malformed, "a big-endian note after 65 empty notes is past the walk");
+	tap_check(!p.found && !p.malformed && p.unread,
+		  "a big-endian note after 65 empty notes is past the walk, which says so");
 	tap_check(policy_note_present(many, sizeof(many), 4, true),
 		  "and policy_note_present() finds it");
 }
