@@ -58,6 +58,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/user.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -604,6 +605,184 @@ static void set_status(struct observed *o, int err, int status)
 	}
 }
 
+/* What /proc/PID/task/TID/stat shows of one thread at one moment. */
+struct thread_sample {
+	char state;
+	unsigned long long minflt, utime, stime;
+};
+
+static bool thread_stat(pid_t pid, const char *tid, struct thread_sample *t)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* The fields after the name, which may hold blanks and ")". */
+	p = strrchr(buf, ')');
+	return p && sscanf(p + 2, "%c %*s %*s %*s %*s %*s %*s %llu %*s %*s %*s %llu %llu",
+			   &t->state, &t->minflt, &t->utime, &t->stime) == 4;
+}
+
+/* /proc/PID/task/TID/FILE's first line, or "?". */
+static void task_line(pid_t pid, const char *tid, const char *file, char *out, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/%s", (int)pid, tid, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, out, len - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		n = snprintf(out, len, "?");
+	out[n] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/*
+ * A /proc/TID/syscall line cut to its number, first two arguments (a
+ * futex's address and operation) and user pc: NR A1 A2 ... SP PC.
+ */
+static void short_syscall(char *line, size_t len)
+{
+	char *tok[9], *save = NULL, copy[256];
+	int n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	for (char *t = strtok_r(copy, " ", &save); t && n < 9; t = strtok_r(NULL, " ", &save))
+		tok[n++] = t;
+	if (n == 9)
+		snprintf(line, len, "%s,%s,%s,pc=%s", tok[0], tok[1], tok[2], tok[8]);
+	else if (n == 3)
+		snprintf(line, len, "%s,pc=%s", tok[0], tok[2]);
+}
+
+/* The 12 bytes of code at pc, as hex, appended to out. */
+static void append_code(pid_t pid, unsigned long pc, char *out, size_t len)
+{
+	unsigned char code[12];
+	char path[32];
+	size_t used;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (pread(fd, code, sizeof(code), (off_t)pc) == (ssize_t)sizeof(code)) {
+		for (size_t i = 0; i < sizeof(code); i++) {
+			used = strlen(out);
+			snprintf(out + used, len - used, "%s%02x", i ? "" : ",code=", code[i]);
+		}
+	}
+	close(fd);
+}
+
+/*
+ * Where a running thread is: stopped for a moment with PTRACE_SEIZE and
+ * PTRACE_INTERRUPT, its user pc and the file and offset /proc/PID/maps
+ * puts it at.  /proc/TID/syscall says only "running" for a thread on a
+ * CPU.  x86 only (the guests whose JVMs hung); elsewhere "?".
+ */
+static void running_pc(pid_t pid, pid_t tid, char *out, size_t len)
+{
+	unsigned long pc = 0, lo, hi, off;
+	char path[32], line[512], file[256];
+	FILE *maps;
+	int status;
+
+	snprintf(out, len, "?");
+#if defined(__x86_64__) || defined(__i386__)
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_SEIZE, tid, NULL, NULL))
+		return;
+	if (!ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) && waitpid(tid, &status, __WALL) == tid &&
+	    !ptrace(PTRACE_GETREGS, tid, NULL, &regs))
+#ifdef __x86_64__
+		pc = regs.rip;
+#else
+		pc = regs.eip;
+#endif
+	ptrace(PTRACE_DETACH, tid, NULL, NULL);
+#endif
+	if (!pc)
+		return;
+	snprintf(out, len, "%#lx", pc);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	maps = fopen(path, "re");
+	while (maps && fgets(line, sizeof(line), maps)) {
+		file[0] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %255s", &lo, &hi, &off, file) >= 3 &&
+		    pc >= lo && pc < hi) {
+			snprintf(out, len, "%#lx(%s+%#lx)", pc, file[0] ? file : "anon", pc - lo + off);
+			break;
+		}
+	}
+	if (maps)
+		fclose(maps);
+	append_code(pid, pc, out, len);
+}
+
+/*
+ * A timed-out program's threads as /proc shows them, one line each on
+ * the output: state; user and system CPU ticks and minor faults over one
+ * second; the system call it waits in (/proc/TID/syscall: its number,
+ * arguments, user stack pointer and pc) or, running, its pc.  That tells
+ * a thread that spins in user space from one that faults over and over
+ * and from threads that all wait, and where; the guest kernel has no
+ * symbols (no KALLSYMS), so numbers are all /proc has.
+ */
+static void describe_hang(pid_t pid, char *out, size_t len)
+{
+	char path[32], tids[32][16], where[256], comm[32];
+	struct thread_sample before[32], after;
+	struct dirent *d;
+	size_t used;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) && n < 32) {
+		if (d->d_name[0] == '.' || strlen(d->d_name) >= sizeof(tids[0]) ||
+		    !thread_stat(pid, d->d_name, &before[n]))
+			continue;
+		memcpy(tids[n++], d->d_name, strlen(d->d_name) + 1);
+	}
+	closedir(dir);
+	sleep(1);
+	for (int i = 0; i < n; i++) {
+		if (!thread_stat(pid, tids[i], &after))
+			continue;
+		task_line(pid, tids[i], "comm", comm, sizeof(comm));
+		task_line(pid, tids[i], "syscall", where, sizeof(where));
+		if (!strcmp(where, "running"))
+			running_pc(pid, atoi(tids[i]), where, sizeof(where));
+		else
+			short_syscall(where, sizeof(where));
+		used = strlen(out);
+		if (used < len)
+			snprintf(out + used, len - used,
+				 "\nhang: tid=%s comm=%s state=%c utime=%llu stime=%llu minflt=%llu at=%s",
+				 tids[i], comm, after.state, after.utime - before[i].utime,
+				 after.stime - before[i].stime, after.minflt - before[i].minflt, where);
+	}
+}
+
 static int run_child(const struct scenario *s, struct observed *o)
 {
 	int out[2], errp[2], in[2] = { -1, -1 }, status = 0, err = 0, ended = 0;
@@ -631,6 +810,7 @@ static int run_child(const struct scenario *s, struct observed *o)
 		ended = observe_exec(pid, &status, o);
 	if (ended >= 0 && collect_output(out[0], &feed, o->output, sizeof(o->output)) < 0) {
 		o->timed_out = true;
+		describe_hang(pid, o->output, sizeof(o->output));
 		kill(pid, SIGKILL);
 	}
 	feed_close(&feed);
@@ -919,8 +1099,8 @@ static void report(const struct scenario *s, const struct observed *o, const str
 	       vd->observed, vd->ok ? "PASS" : "FAIL", us / 1000);
 	if (!vd->ok)
 		printf("#   expected: %s\n#   observed: %s\n", vd->expected, vd->observed);
-	/* The first line; all of them (up to 16) when the scenario failed. */
-	for (const char *p = o->output; *p && n_lines < (vd->ok ? 1 : 16); n_lines++) {
+	/* The first line; all of them (up to 48) when the scenario failed. */
+	for (const char *p = o->output; *p && n_lines < (vd->ok ? 1 : 48); n_lines++) {
 		int n = (int)strcspn(p, "\n");
 
 		printf("#   output: %.*s\n", n, p);
