@@ -189,7 +189,36 @@ deps_host_sources() {
 	done
 }
 
-# deps_private_apt DIR ARCH: an apt configuration of the project's own in
+# deps_sources_for SUITE...: the host's sources of DEPS_SUITES
+# (deps_host_sources) turned to other suites of the same archives: a
+# SUITE ending in -security goes where the host reads bookworm-security,
+# any other where it reads bookworm.  So a Debian release other than the
+# host's (bullseye, trixie-backports, sid) is read from the mirror the
+# host is configured with, whichever that is, and no address is written
+# here.  An old release's Release file may have expired: not checked.
+deps_sources_for() {
+	deps_host_sources | awk -v want="$*" '
+	BEGIN {
+		n = split(want, w, " ")
+		for (i = 1; i <= n; i++)
+			if (w[i] ~ /-security$/) sec = sec " " w[i]; else main = main " " w[i]
+	}
+	function flush(   suites) {
+		if (stanza == "") return
+		suites = security ? sec : plain ? main : ""
+		if (suites != "") { sub(/\nSuites:[^\n]*/, "\nSuites:" suites, stanza); print stanza; print "" }
+		stanza = ""; security = plain = 0
+	}
+	/^$/ { flush(); next }
+	/^Suites:/ {
+		security = / bookworm-security( |$)/
+		plain = / bookworm( |$)/
+	}
+	{ stanza = stanza (stanza == "" ? "" : "\n") $0 }
+	END { flush() }' | sed 's/^Components: main$/&\nCheck-Valid-Until: no/'
+}
+
+# deps_private_apt DIR ARCH [SUITE...]: an apt configuration of the project's own in
 # DIR (DIR/apt.conf), for packages of Debian architecture ARCH fetched as
 # data: its own state, an empty dpkg status, its own source list (the
 # host's, kept to DEPS_SUITES and main), no lock of the host's, none of
@@ -203,7 +232,12 @@ deps_private_apt() {
 		"$dir/cache" "$dir/log" "$DEPS_DEBS/partial"
 	exec 8> "$dir/.lock"
 	flock 8
-	sources=$(deps_host_sources)
+	shift 2
+	if [ $# -gt 0 ]; then
+		sources=$(deps_sources_for "$@")
+	else
+		sources=$(deps_host_sources)
+	fi
 	[ -n "$sources" ] || deps_die "no bookworm main source in $DEPS_SOURCES_PARTS/*.sources or $DEPS_SOURCES_LIST"
 	printf '%s\n' "$sources" > "$dir/sources.list.d/debian.sources.new"
 	mv "$dir/sources.list.d/debian.sources.new" "$dir/sources.list.d/debian.sources"

@@ -5,9 +5,9 @@
 # load address plus e_phoff (docs/note-format.md, "After linking").  Not in
 # make check: a kernel tree of its own, built cold (make check-old-kernel).
 #
-# linux-source-5.10 comes from the bullseye suites through an apt
-# configuration of this script's own (into $CACHE/debs, as the project's
-# other Debian packages), never installed; its tarball is built as
+# linux-source-5.10 comes from the bullseye suites as data
+# (deps/linux-source.sh, deps/kernel-sources.txt), never installed; its
+# tarball is built as
 # SERIES=5.10, stock, with the guest config and series-5.10.config, by
 # kernel/build.sh, and again with the AT_PHDR of kernels before 5.18
 # (kernel/old-kernel-at-phdr.patch: bullseye's 5.10 has the fix
@@ -20,8 +20,6 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackclamp}
-SUITE_SOURCES="deb [check-valid-until=no] http://deb.debian.org/debian bullseye main
-deb [check-valid-until=no] http://deb.debian.org/debian-security bullseye-security main"
 # The rows of programs stamped after linking, and Debian's own i386
 # programs stamped the same way (their boot has guest.debian).
 GUEST_ONLY=${GUEST_ONLY:-after-link/*,debian/*}
@@ -31,30 +29,8 @@ die() { echo "kernel/old-kernel.sh: $*" >&2; exit 1; }
 export INITRAMFS=$BUILD/guest-6.1-i386.cpio INITRAMFS_DEBIAN=$BUILD/guest-6.1-i386-debian.cpio
 [ -f "$INITRAMFS" ] || die "no $INITRAMFS: run make check (or make initramfs) first"
 
-# apt with this script's own sources, lists and cache: the host's
-# configuration is neither read nor changed.
-apt_dir=$BUILD/apt-bullseye
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$CACHE/debs"
-printf '%s\n' "$SUITE_SOURCES" > "$apt_dir/sources.list"
-apt_opts=(-o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
-	-o Dir::State::Status=/dev/null -o APT::Architecture=amd64 -o Acquire::Languages=none)
-
-deb=$(find "$CACHE/debs" -maxdepth 1 -name "linux-source-5.10_*_all.deb" | sort -V | tail -1)
-if [ -z "$deb" ]; then
-	apt-get -q "${apt_opts[@]}" update >&2 || die "apt-get update of the bullseye suites failed"
-	(cd "$CACHE/debs" && apt-get -q "${apt_opts[@]}" download linux-source-5.10 >&2) ||
-		die "cannot download linux-source-5.10 from bullseye"
-	deb=$(find "$CACHE/debs" -maxdepth 1 -name "linux-source-5.10_*_all.deb" | sort -V | tail -1)
-fi
-src=$BUILD/linux-source-5.10
-if [ ! -f "$src/$(basename "$deb").done" ]; then
-	rm -rf "$src" && mkdir -p "$src"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$src" ./usr/src/linux-source-5.10.tar.xz
-	touch "$src/$(basename "$deb").done"
-fi
-
-SERIES=5.10 TARBALL=$src/usr/src/linux-source-5.10.tar.xz "$top/kernel/build.sh" stock i386 >&2
+tarball=$("$top/deps/linux-source.sh" 5.10)
+SERIES=5.10 TARBALL=$tarball "$top/kernel/build.sh" stock i386 >&2
 
 # The same kernel with AT_PHDR computed as before 5.18
 # (kernel/old-kernel-at-phdr.patch), from a copy of the pristine tree, with

@@ -23,7 +23,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackclamp}
 SERIES=${SERIES:-6.1}
-TARBALL=${TARBALL:-/usr/src/linux-source-$SERIES.tar.xz}
+# The host's linux-source-SERIES (make deps), or for a series of another
+# Debian release (7.2) the tarball deps/linux-source.sh fetches as data.
+if [ -z "${TARBALL:-}" ]; then
+	TARBALL=/usr/src/linux-source-$SERIES.tar.xz
+	if [ ! -f "$TARBALL" ] && awk -v s="$SERIES" '!/^#/ && $1 == s { f = 1 } END { exit !f }' \
+		"$top/deps/kernel-sources.txt"; then
+		TARBALL=$("$top/deps/linux-source.sh" "$SERIES")
+	fi
+fi
 PATCHES=${PATCHES:-$top/kernel/patches/$SERIES}
 # Patched trees kept per tarball (each about 3 GB with its git objects).
 KEEP_PATCHED=${KEEP_PATCHED:-2}

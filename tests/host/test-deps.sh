@@ -13,7 +13,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
 TAP_PREFIX="host deps: "
-tap_plan 14
+tap_plan 15
 work=$(mktemp -d)
 tap_on_exit 'rm -rf "$work"'
 # apt reads file: repositories as the _apt user when it can.
@@ -139,15 +139,54 @@ tap_check $? "a broken source list is fatal (exit $status)"
 # apt's words for a suite whose Release file is expired or missing, as a
 # mirror prints them (apt 2.6).
 cat > "$work/update.log" <<'LOG'
-E: Release file for http://deb.debian.org/debian/dists/bookworm-updates/InRelease is expired (invalid since 2d 3h 4min 5s). Updates for this repository will not be applied.
-E: The repository 'http://deb.debian.org/debian bookworm-nosuch Release' does not have a Release file.
-W: Failed to fetch http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/by-hash/SHA256/0123  File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 10.0.0.1 80]
+E: Release file for http://mirror.example/debian/dists/bookworm-updates/InRelease is expired (invalid since 2d 3h 4min 5s). Updates for this repository will not be applied.
+E: The repository 'http://mirror.example/debian bookworm-nosuch Release' does not have a Release file.
+W: Failed to fetch http://mirror.example/debian-security/dists/bookworm-security/main/binary-i386/by-hash/SHA256/0123  File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 10.0.0.1 80]
 LOG
 cat > "$work/expected" <<'WANT'
-bookworm-nosuch - - http://deb.debian.org/debian/dists/bookworm-nosuch/Release: does not have a Release file
-bookworm-security main i386 http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/by-hash/SHA256/0123: File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 10.0.0.1 80]
-bookworm-updates - - http://deb.debian.org/debian/dists/bookworm-updates/InRelease: is expired (invalid since 2d 3h 4min 5s). Updates for this repository will not be applied.
+bookworm-nosuch - - http://mirror.example/debian/dists/bookworm-nosuch/Release: does not have a Release file
+bookworm-security main i386 http://mirror.example/debian-security/dists/bookworm-security/main/binary-i386/by-hash/SHA256/0123: File has unexpected size (371952 != 372316). Mirror sync in progress? [IP: 10.0.0.1 80]
+bookworm-updates - - http://mirror.example/debian/dists/bookworm-updates/InRelease: is expired (invalid since 2d 3h 4min 5s). Updates for this repository will not be applied.
 WANT
 (. "$top/deps/apt.sh" && deps_failed_indexes "$work/update.log") | diff -u "$work/expected" - | sed 's/^/# /'
 [ "${PIPESTATUS[1]}" = 0 ]
 tap_check $? "an expired or missing Release file, and a by-hash index, are read as their suite's"
+
+# Another release's suites from the host's own sources (deps_sources_for:
+# deps/linux-source.sh), in both formats: security suites where the host
+# reads bookworm-security, the others where it reads bookworm, keyring
+# kept; suites the host has no archive for are left out.
+mkdir -p "$work/parts"
+cat > "$work/parts/debian.sources" <<'SRC'
+Types: deb
+URIs: http://mirror.example/debian
+Suites: bookworm bookworm-updates
+Components: main contrib
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://mirror.example/debian
+Suites: bookworm
+Components: main
+SRC
+echo "deb [signed-by=/k.gpg] http://security.example/debian-security bookworm-security main" > "$work/list"
+cat > "$work/expected" <<'WANT'
+Types: deb
+URIs: http://mirror.example/debian
+Suites: bullseye
+Components: main
+Check-Valid-Until: no
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://security.example/debian-security
+Suites: bullseye-security
+Components: main
+Check-Valid-Until: no
+Signed-By: /k.gpg
+
+WANT
+(SOURCES_PARTS=$work/parts SOURCES_LIST=$work/list; . "$top/deps/apt.sh" && deps_sources_for bullseye bullseye-security) |
+	diff -u "$work/expected" - | sed 's/^/# /'
+[ "${PIPESTATUS[1]}" = 0 ]
+tap_check $? "another release's suites are read from the host's archives, security from its security archive"
