@@ -3,7 +3,8 @@
 #
 # stock   is built from the pristine tree, patched from the patched tree;
 # both from the same config (tinyconfig + kernel/config/guest.config +
-# kernel/config/$ARCH.config + series-$SERIES.config if there is one, plus
+# kernel/config/$ARCH.config + series-$SERIES.config and
+# series-$SERIES-$ARCH.config if there are, plus
 # guest-patched.config for symbols the series adds, and
 # series-$SERIES-patched.config for those only one series adds),
 # each in its own output folder, $BUILD/out/linux-$SERIES-$ARCH-$VARIANT.
@@ -55,6 +56,7 @@ kmake() { make -s -C "$src" O="$out" ARCH="$arch" LOCALVERSION= "${KCC[@]}" "$@"
 want_config() {
 	cat "$config/guest.config" "$config/$arch.config"
 	[ ! -f "$config/series-$SERIES.config" ] || cat "$config/series-$SERIES.config"
+	[ ! -f "$config/series-$SERIES-$arch.config" ] || cat "$config/series-$SERIES-$arch.config"
 	[ ! -f "$config/guest-$variant.config" ] || cat "$config/guest-$variant.config"
 	[ ! -f "$config/series-$SERIES-$variant.config" ] || cat "$config/series-$SERIES-$variant.config"
 	[ -z "$profile" ] || cat "$config/$profile.config"
@@ -63,7 +65,8 @@ want_config() {
 
 configure() {
 	echo "  CONFIG  $variant: tinyconfig + guest.config + $arch.config$(
-		[ ! -f "$config/series-$SERIES.config" ] || echo " + series-$SERIES.config")${profile:+ + $profile.config}"
+		[ ! -f "$config/series-$SERIES.config" ] || echo " + series-$SERIES.config")$(
+		[ ! -f "$config/series-$SERIES-$arch.config" ] || echo " + series-$SERIES-$arch.config")${profile:+ + $profile.config}"
 	rm -f "$out/fragment.applied"
 	want_config > "$out/fragment.config"
 	kmake tinyconfig >/dev/null
