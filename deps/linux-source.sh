@@ -4,8 +4,7 @@
 # (deps/kernel-sources.txt: 7.2, 5.10), fetched as data with an apt
 # configuration of the project's own (deps/apt.sh), never installed.
 #
-# The .deb goes to the shared cache of Debian packages, where apt checks
-# it against the index's hash; its tarball is unpacked beside it, under
+# The .deb goes to the shared cache of Debian packages; its tarball is unpacked beside it, under
 # the package's version, and kernel/tree.sh keys the trees it makes from
 # it by the tarball's checksum.  A warm run (the tarball of the wanted
 # version already unpacked) reads no index and uses no network.
@@ -49,9 +48,13 @@ if [ -f "$tarball" ]; then
 	exit 0
 fi
 
+# apt-get download fetches the one package, checked against the index's
+# hash, and none of its dependencies: install --download-only would
+# resolve binutils and the rest in sid too (19 packages), and fail when
+# any of them is not installable there that day.
 exec 9> "$DEPS_DEBS/.lock"
 flock 9
-"${APT[@]}" install --download-only -y "$package=$version" > "$aptdir/log/download.log" 2>&1 ||
+(cd "$DEPS_DEBS" && "${APT[@]}" download "$package=$version") > "$aptdir/log/download.log" 2>&1 ||
 	{ tail -20 "$aptdir/log/download.log" >&2; deps_die "cannot download $package $version (log: $aptdir/log/download.log)"; }
 deb=$DEPS_DEBS/${package}_${version//:/%3a}_all.deb
 [ -f "$deb" ] || deps_die "$package $version was not downloaded (log: $aptdir/log/download.log)"

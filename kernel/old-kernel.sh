@@ -19,7 +19,6 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
-CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackclamp}
 # The rows of programs stamped after linking, and Debian's own i386
 # programs stamped the same way (their boot has guest.debian).
 GUEST_ONLY=${GUEST_ONLY:-after-link/*,debian/*}
